@@ -1,0 +1,58 @@
+package dev.railyard.cli;
+
+import dev.railyard.model.RailyardException;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+
+/** The one place exceptions become exit codes: 0 ok, 1 a FAIL finding, 2 usage/spec error, 3 prerequisite missing. */
+public final class ExitCodes {
+    public static final int OK = 0;
+    public static final int FAIL_FINDING = 1;
+    public static final int USAGE = 2;
+    public static final int PREREQUISITE = 3;
+    /** A bug in Railyard itself; the message asks for --debug and a report. */
+    public static final int INTERNAL = 70;
+
+    private ExitCodes() {
+    }
+
+    static final class ExceptionHandler implements CommandLine.IExecutionExceptionHandler {
+        @Override
+        public int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
+            PrintWriter err = cl.getErr();
+            boolean debug = parsed != null && debugRequested(cl);
+            if (ex instanceof RailyardException re) {
+                err.println("railyard: " + re.getMessage());
+                if (re.hint() != null && !re.hint().isBlank()) err.println("  hint: " + re.hint());
+                if (debug) ex.printStackTrace(err);
+                err.flush();
+                return re.exitCode();
+            }
+            err.println("railyard: internal error: " + ex);
+            if (debug) ex.printStackTrace(err);
+            else err.println("  run again with --debug for the stack trace, and please report it");
+            err.flush();
+            return INTERNAL;
+        }
+
+        private static boolean debugRequested(CommandLine cl) {
+            CommandLine top = cl;
+            while (top.getParent() != null) top = top.getParent();
+            return top.getCommand() instanceof RailyardCommand r && r.debug;
+        }
+    }
+
+    static final class ParameterHandler implements CommandLine.IParameterExceptionHandler {
+        @Override
+        public int handleParseException(CommandLine.ParameterException ex, String[] args) {
+            CommandLine cl = ex.getCommandLine();
+            PrintWriter err = cl.getErr();
+            err.println("railyard: " + ex.getMessage());
+            CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
+            err.println("  try: " + cl.getCommandSpec().qualifiedName() + " --help");
+            err.flush();
+            return USAGE;
+        }
+    }
+}

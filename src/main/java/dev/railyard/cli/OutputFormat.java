@@ -1,0 +1,4 @@
+package dev.railyard.cli;
+
+/** --format values shared by the commands that print results. */
+public enum OutputFormat { TEXT, JSON, JUNIT }

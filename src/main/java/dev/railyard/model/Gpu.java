@@ -1,0 +1,63 @@
+package dev.railyard.model;
+
+import java.util.List;
+
+/**
+ * One GPU. With NVML every reading is filled from the library; without it the GPU is still listed from PCI
+ * sysfs and the NVML-only readings are absent with the reason NVML could not be used.
+ */
+public record Gpu(
+        int index,
+        String pciAddress,
+        Source source,
+        Reading<String> name,
+        Reading<String> uuid,
+        Reading<Memory> memory,
+        Reading<Integer> temperatureC,
+        Reading<Integer> slowdownTemperatureC,
+        Reading<Double> powerWatts,
+        Reading<Double> powerLimitWatts,
+        Reading<Integer> smClockMhz,
+        Reading<List<ClockEvent>> clockEvents,
+        Reading<EccCounts> ecc,
+        Reading<RemappedRows> remappedRows,
+        Reading<PcieLink> pcieLink,
+        Reading<List<NvLink>> nvlinks,
+        Reading<Boolean> persistenceMode) {
+
+    public enum Source { NVML, PCI_SYSFS }
+
+    public record Memory(long totalBytes, long usedBytes) {}
+
+    /** ECC error counts: volatile since the driver loaded, aggregate over the GPU's life. */
+    public record EccCounts(long volatileCorrected, long volatileUncorrected,
+                            long aggregateCorrected, long aggregateUncorrected) {}
+
+    /** Row remapping (A100 and later): a failure or a pending remap needs a GPU reset or replacement. */
+    public record RemappedRows(int correctable, int uncorrectable, boolean pending, boolean failure) {}
+
+    public record NvLink(int link, boolean active) {}
+
+    /** NVML clock-event (formerly throttle) reasons, with their bit in nvmlDeviceGetCurrentClocksEventReasons. */
+    public enum ClockEvent {
+        GPU_IDLE(0x1L),
+        APPLICATIONS_CLOCKS_SETTING(0x2L),
+        SW_POWER_CAP(0x4L),
+        HW_SLOWDOWN(0x8L),
+        SYNC_BOOST(0x10L),
+        SW_THERMAL_SLOWDOWN(0x20L),
+        HW_THERMAL_SLOWDOWN(0x40L),
+        HW_POWER_BRAKE_SLOWDOWN(0x80L),
+        DISPLAY_CLOCK_SETTING(0x100L);
+
+        public final long bit;
+
+        ClockEvent(long bit) {
+            this.bit = bit;
+        }
+
+        public static List<ClockEvent> fromMask(long mask) {
+            return java.util.Arrays.stream(values()).filter(e -> (mask & e.bit) != 0).toList();
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package dev.railyard.model;
+
+import java.time.Instant;
+import java.util.List;
+
+/** Everything the collectors found on one node. Plain data; checks and reports read it, nothing writes it. */
+public record NodeInventory(
+        String hostname,
+        Instant takenAt,
+        String root,
+        HostInfo host,
+        List<PciDevice> pciDevices,
+        GpuInventory gpu,
+        List<RdmaDevice> rdmaDevices,
+        List<NetInterface> interfaces,
+        PcieTopology topology) {
+
+    public NodeInventory {
+        pciDevices = List.copyOf(pciDevices);
+        rdmaDevices = List.copyOf(rdmaDevices);
+        interfaces = List.copyOf(interfaces);
+    }
+}

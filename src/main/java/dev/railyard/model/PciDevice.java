@@ -1,0 +1,41 @@
+package dev.railyard.model;
+
+import java.util.List;
+
+/**
+ * A PCI function from /sys/bus/pci/devices. {@code upstreamPath} lists the bridges from the host bridge
+ * (e.g. "pci0000:00") down to the device's parent, which is what PCIe affinity is computed from.
+ */
+public record PciDevice(
+        String address,
+        int vendorId,
+        int deviceId,
+        int classCode,
+        Reading<String> driver,
+        Reading<Integer> numaNode,
+        Reading<PcieLink> link,
+        List<String> upstreamPath) {
+
+    public static final int VENDOR_NVIDIA = 0x10de;
+    public static final int VENDOR_MELLANOX = 0x15b3;
+
+    public PciDevice {
+        upstreamPath = List.copyOf(upstreamPath);
+    }
+
+    /** Base class 0x03 (display / 3D controller) from NVIDIA. */
+    public boolean isNvidiaGpu() {
+        return vendorId == VENDOR_NVIDIA && (classCode >> 16) == 0x03;
+    }
+
+    /** Base class 0x02 (network) or 0x0c06 (InfiniBand controller). */
+    public boolean isNetwork() {
+        return (classCode >> 16) == 0x02 || (classCode >> 8) == 0x0c06;
+    }
+
+    /** NICs whose vendors ship RDMA drivers (Mellanox/NVIDIA networking, Broadcom NetXtreme-E, Intel E810, ...). */
+    public boolean isRdmaCapable() {
+        return isNetwork() && (vendorId == VENDOR_MELLANOX || vendorId == 0x14e4 && (deviceId & 0xff00) == 0x1700
+                || vendorId == 0x8086 && (deviceId & 0xfff0) == 0x1590 || vendorId == 0x1077 || vendorId == 0x1924);
+    }
+}

@@ -1,0 +1,64 @@
+package dev.railyard.model;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One port of an RDMA device. Counters keep the kernel's names and raw values; note that
+ * {@code port_rcv_data} and {@code port_xmit_data} count 4-byte words (see {@link #rcvDataBytes()}).
+ */
+public record RdmaPort(
+        String device,
+        int port,
+        Reading<PortState> state,
+        Reading<PortState> physState,
+        Reading<LinkRate> rate,
+        Reading<String> linkLayer,
+        Reading<Integer> lid,
+        Reading<Integer> smLid,
+        List<Gid> gids,
+        Map<String, Reading<Long>> counters,
+        Map<String, Reading<Long>> hwCounters) {
+
+    public RdmaPort {
+        gids = List.copyOf(gids);
+        counters = Map.copyOf(counters);
+        hwCounters = Map.copyOf(hwCounters);
+    }
+
+    public String ref() {
+        return device + ":" + port;
+    }
+
+    public boolean isEthernet() {
+        return linkLayer.optional().map(l -> l.equalsIgnoreCase("Ethernet")).orElse(false);
+    }
+
+    public boolean isInfiniband() {
+        return linkLayer.optional().map(l -> l.equalsIgnoreCase("InfiniBand")).orElse(false);
+    }
+
+    public Reading<Long> rcvDataBytes() {
+        return counter("port_rcv_data").map(words -> words * 4);
+    }
+
+    public Reading<Long> xmitDataBytes() {
+        return counter("port_xmit_data").map(words -> words * 4);
+    }
+
+    public Reading<Long> counter(String name) {
+        Reading<Long> r = counters.get(name);
+        return r != null ? r : Reading.absent("no counter " + name);
+    }
+
+    /** A port state file such as "4: ACTIVE" or a phys_state such as "5: LinkUp". */
+    public record PortState(int code, String name) {}
+
+    /** A rate file such as "40 Gb/sec (4X QDR)": the rate, the lane width ("4X") and the text as read. */
+    public record LinkRate(double gbps, String width, String raw) {}
+
+    /** One non-empty GID table entry with its type and the netdev it is bound to (RoCE). */
+    public record Gid(int index, String gid, Reading<GidType> type, Reading<String> netdev) {}
+
+    public enum GidType { IB, ROCE_V1, ROCE_V2 }
+}

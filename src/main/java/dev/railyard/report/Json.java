@@ -1,0 +1,71 @@
+package dev.railyard.report;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonSerializer;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.railyard.model.Reading;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * JSON for scripts. A present reading is written as its value; an absent one as {"absent": "why"}; a failed one
+ * as {"failed": "path", "cause": "..."} — so a script can test for a plain value or for one of the two keys.
+ */
+public final class Json {
+
+    private static final ObjectMapper MAPPER = create();
+
+    private Json() {
+    }
+
+    public static ObjectMapper mapper() {
+        return MAPPER;
+    }
+
+    public static String write(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static ObjectMapper create() {
+        SimpleModule readings = new SimpleModule("railyard-readings");
+        readings.addSerializer(Reading.class, new ReadingSerializer());
+        return new ObjectMapper()
+                .registerModule(new Jdk8Module())
+                .registerModule(new JavaTimeModule())
+                .registerModule(readings)
+                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                .enable(SerializationFeature.INDENT_OUTPUT)
+                .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+    }
+
+    @SuppressWarnings("rawtypes")
+    private static final class ReadingSerializer extends JsonSerializer<Reading> {
+        @Override
+        public void serialize(Reading reading, JsonGenerator gen, SerializerProvider provider) throws IOException {
+            switch (reading) {
+                case Reading.Present<?>(Object v) -> provider.defaultSerializeValue(v, gen);
+                case Reading.Absent<?>(String reason) -> {
+                    gen.writeStartObject();
+                    gen.writeStringField("absent", reason);
+                    gen.writeEndObject();
+                }
+                case Reading.Failed<?>(String path, String cause) -> {
+                    gen.writeStartObject();
+                    gen.writeStringField("failed", path);
+                    gen.writeStringField("cause", cause);
+                    gen.writeEndObject();
+                }
+            }
+        }
+    }
+}

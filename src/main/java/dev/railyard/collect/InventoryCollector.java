@@ -20,6 +20,7 @@ public final class InventoryCollector {
     private final NetCollector net = new NetCollector();
     private final HostCollector host = new HostCollector();
     private final TopologyBuilder topology = new TopologyBuilder();
+    private final KernelLogCollector kernelLog = new KernelLogCollector();
     private final Clock clock;
 
     public InventoryCollector(GpuCollector gpu, Clock clock) {
@@ -35,6 +36,6 @@ public final class InventoryCollector {
         HostInfo hostInfo = host.collect(root);
         String hostname = root.read("proc/sys/kernel/hostname").orElse("unknown");
         return new NodeInventory(hostname, clock.now(), root.toString(), hostInfo, pciDevices, gpus, rdma, interfaces,
-                topology.build(pciDevices, gpus, rdma, interfaces));
+                topology.build(pciDevices, gpus, rdma, interfaces), kernelLog.collect(root));
     }
 }

@@ -13,7 +13,8 @@ public record NodeInventory(
         GpuInventory gpu,
         List<RdmaDevice> rdmaDevices,
         List<NetInterface> interfaces,
-        PcieTopology topology) {
+        PcieTopology topology,
+        Reading<List<XidEvent>> xidEvents) {
 
     public NodeInventory {
         pciDevices = List.copyOf(pciDevices);

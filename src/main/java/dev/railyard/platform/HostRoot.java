@@ -19,20 +19,27 @@ public final class HostRoot {
 
     private final Path root;
     private final boolean live;
+    private final ReadLog log;
 
-    private HostRoot(Path root, boolean live) {
+    private HostRoot(Path root, boolean live, ReadLog log) {
         this.root = root;
         this.live = live;
+        this.log = log;
     }
 
     /** The running machine. */
     public static HostRoot live() {
-        return new HostRoot(Path.of("/"), true);
+        return new HostRoot(Path.of("/"), true, ReadLog.NONE);
+    }
+
+    /** The running machine, noting every path the readers touch so {@code capture} can pack exactly those. */
+    public static HostRoot recording(ReadLog log) {
+        return new HostRoot(Path.of("/"), true, log);
     }
 
     /** A captured or test tree; nothing is run and nothing outside it is read. */
     public static HostRoot at(Path root) {
-        return new HostRoot(root.toAbsolutePath().normalize(), false);
+        return new HostRoot(root.toAbsolutePath().normalize(), false, ReadLog.NONE);
     }
 
     public Path root() {
@@ -55,10 +62,12 @@ public final class HostRoot {
     }
 
     public boolean exists(String relative) {
+        log.file(relative);
         return Files.exists(resolve(relative));
     }
 
     public boolean isDirectory(String relative) {
+        log.file(relative);
         return Files.isDirectory(resolve(relative));
     }
 
@@ -67,6 +76,7 @@ public final class HostRoot {
      * EACCES) is failed with the path and the cause.
      */
     public Reading<String> read(String relative) {
+        log.file(relative);
         Path p = resolve(relative);
         try {
             return Reading.of(Files.readString(p, StandardCharsets.UTF_8).trim());
@@ -103,6 +113,7 @@ public final class HostRoot {
 
     /** The names in a directory, sorted; empty when it does not exist (a missing subsystem is normal). */
     public List<String> list(String relative) {
+        log.directory(relative);
         Path p = resolve(relative);
         if (!Files.isDirectory(p)) return List.of();
         try (Stream<Path> s = Files.list(p)) {
@@ -114,6 +125,7 @@ public final class HostRoot {
 
     /** The target of a symlink, as written (e.g. "../../../../bus/pci/drivers/mlx5_core"). */
     public Reading<String> readLink(String relative) {
+        log.file(relative);
         Path p = resolve(relative);
         try {
             return Reading.of(Files.readSymbolicLink(p).toString());
@@ -134,6 +146,7 @@ public final class HostRoot {
      * Symlinks are resolved inside the root so captured trees work like the live one.
      */
     public Reading<String> realPath(String relative) {
+        log.file(relative);
         try {
             Path real = resolve(relative).toRealPath();
             Path realRoot = root.toRealPath();

@@ -1,0 +1,178 @@
+package dev.railyard.bench.nccl;
+
+import dev.railyard.nativelib.FfmCuda;
+import dev.railyard.nativelib.FfmNccl;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * Runs an nccl-tests style sweep over the GPUs this process drives: for each size, one verified run, warm-up, then
+ * timed iterations between CUDA events on every stream (time = slowest stream / iterations).
+ */
+public final class NcclBenchmark {
+
+    private final FfmCuda cuda;
+    private final FfmNccl nccl;
+    private final List<NcclRank> ranks;
+    private final int nranks;
+    private final RankGroup group;
+    private final NcclBenchConfig cfg;
+
+    public NcclBenchmark(FfmCuda cuda, FfmNccl nccl, List<NcclRank> ranks, int nranks, RankGroup group,
+                         NcclBenchConfig cfg) {
+        this.cuda = cuda;
+        this.nccl = nccl;
+        this.ranks = List.copyOf(ranks);
+        this.nranks = nranks;
+        this.group = group;
+        this.cfg = cfg;
+    }
+
+    /** Measures every size, handing each row to {@code onRow} as soon as it is known (interrupted runs keep them). */
+    public List<NcclSizeResult> run(Consumer<NcclSizeResult> onRow) {
+        List<NcclSizeResult> rows = new ArrayList<>();
+        try (DataPattern pattern = new DataPattern(cuda)) {
+            for (long size = cfg.minBytes(); size <= cfg.maxBytes(); size = cfg.nextSize(size)) {
+                long param = cfg.collective().paramCount(size, cfg.type(), nranks);
+                if (param == 0) continue;
+                NcclSizeResult.Timing oop = measure(param, false, pattern);
+                Optional<NcclSizeResult.Timing> ip = cfg.collective().inPlace
+                        ? Optional.of(measure(param, true, pattern)) : Optional.empty();
+                long shownBytes = Math.max(cfg.collective().sendCount(param, nranks),
+                        cfg.collective().recvCount(param, nranks)) * cfg.type().bytes;
+                NcclSizeResult row = new NcclSizeResult(shownBytes, shownBytes / cfg.type().bytes, cfg.type().label,
+                        cfg.opLabel(), rootShown(), oop, ip);
+                rows.add(row);
+                onRow.accept(row);
+                if (cfg.stepFactor() <= 1 && cfg.stepBytes() <= 0) break;
+            }
+        }
+        return rows;
+    }
+
+    private int rootShown() {
+        return cfg.collective() == Collective.BROADCAST || cfg.collective() == Collective.REDUCE ? cfg.root() : -1;
+    }
+
+    private NcclSizeResult.Timing measure(long param, boolean inPlace, DataPattern pattern) {
+        long wrong = -1;
+        if (cfg.check()) {
+            for (NcclRank r : ranks) prepare(r, param, inPlace, pattern);
+            launchAll(param, inPlace);
+            synchronizeAll();
+            long local = 0;
+            for (NcclRank r : ranks) local += verify(r, param, inPlace, pattern);
+            wrong = group.sumWrong(local);
+        }
+        for (int i = 0; i < cfg.warmupIters(); i++) launchAll(param, inPlace);
+        synchronizeAll();
+        for (NcclRank r : ranks) record(r, r.start());
+        for (int i = 0; i < cfg.iters(); i++) launchAll(param, inPlace);
+        double slowestMs = 0;
+        for (NcclRank r : ranks) record(r, r.end());
+        for (NcclRank r : ranks) {
+            cuda.eventSynchronize(r.end());
+            slowestMs = Math.max(slowestMs, cuda.elapsedMs(r.start(), r.end()));
+        }
+        double seconds = group.averageSeconds(slowestMs / 1e3 / cfg.iters());
+        double algbw = cfg.collective().algbw(param, cfg.type(), nranks, seconds);
+        return new NcclSizeResult.Timing(seconds * 1e6, algbw, algbw * cfg.collective().busFactor(nranks), wrong);
+    }
+
+    private void launchAll(long param, boolean inPlace) {
+        boolean grouped = ranks.size() > 1;
+        if (grouped) nccl.groupStart();
+        for (NcclRank r : ranks) launch(r, param, inPlace);
+        if (grouped) nccl.groupEnd();
+    }
+
+    private void launch(NcclRank r, long param, boolean inPlace) {
+        int t = cfg.type().ncclCode;
+        long chunk = param * cfg.type().bytes;
+        MemorySegment recv = r.recv();
+        switch (cfg.collective()) {
+            case ALL_REDUCE -> nccl.allReduce(inPlace ? recv : r.send(), recv, param, t, cfg.op(), r.comm(), r.stream());
+            case ALL_GATHER -> nccl.allGather(inPlace ? r.recvAt(r.rank() * chunk) : r.send(), recv, param, t,
+                    r.comm(), r.stream());
+            case REDUCE_SCATTER -> nccl.reduceScatter(r.send(), inPlace ? r.sendAt(r.rank() * chunk) : recv, param,
+                    t, cfg.op(), r.comm(), r.stream());
+            case BROADCAST -> nccl.broadcast(inPlace ? recv : r.send(), recv, param, t, cfg.root(), r.comm(), r.stream());
+            case REDUCE -> nccl.reduce(inPlace ? recv : r.send(), recv, param, t, cfg.op(), cfg.root(), r.comm(),
+                    r.stream());
+            case ALLTOALL -> {
+                nccl.groupStart();
+                for (int peer = 0; peer < nranks; peer++) {
+                    nccl.send(r.sendAt(peer * chunk), param, t, peer, r.comm(), r.stream());
+                    nccl.recv(r.recvAt(peer * chunk), param, t, peer, r.comm(), r.stream());
+                }
+                nccl.groupEnd();
+            }
+            case SENDRECV -> {
+                nccl.groupStart();
+                nccl.send(r.send(), param, t, (r.rank() + 1) % nranks, r.comm(), r.stream());
+                nccl.recv(recv, param, t, (r.rank() - 1 + nranks) % nranks, r.comm(), r.stream());
+                nccl.groupEnd();
+            }
+        }
+    }
+
+    private void record(NcclRank r, MemorySegment event) {
+        if (ranks.size() > 1) cuda.setDevice(r.device());
+        cuda.eventRecord(event, r.stream());
+    }
+
+    private void synchronizeAll() {
+        for (NcclRank r : ranks) cuda.streamSynchronize(r.stream());
+    }
+
+    /** Inputs hold rank + 1 in every element; outputs are cleared so stale data cannot pass the check. */
+    private void prepare(NcclRank r, long param, boolean inPlace, DataPattern pattern) {
+        cuda.setDevice(r.device());
+        DataType type = cfg.type();
+        Collective c = cfg.collective();
+        long sendElems = c.sendCount(param, nranks);
+        long recvElems = c.recvCount(param, nranks);
+        int mine = r.rank() + 1;
+        if (!inPlace) {
+            pattern.fill(r.send(), sendElems, type, mine);
+            cuda.memset(r.recv(), 0, recvElems * type.bytes);
+            return;
+        }
+        switch (c) {
+            case ALL_GATHER -> {
+                cuda.memset(r.recv(), 0, recvElems * type.bytes);
+                pattern.fill(r.recvAt(r.rank() * param * type.bytes), param, type, mine);
+            }
+            case REDUCE_SCATTER -> pattern.fill(r.send(), sendElems, type, mine);
+            default -> pattern.fill(r.recv(), recvElems, type, mine);
+        }
+    }
+
+    private long verify(NcclRank r, long param, boolean inPlace, DataPattern pattern) {
+        cuda.setDevice(r.device());
+        DataType type = cfg.type();
+        long chunkBytes = param * type.bytes;
+        return switch (cfg.collective()) {
+            case ALL_REDUCE -> reducedOrSkip(pattern, r.recv(), param);
+            case REDUCE_SCATTER -> reducedOrSkip(pattern, inPlace ? r.sendAt(r.rank() * chunkBytes) : r.recv(), param);
+            case REDUCE -> r.rank() == cfg.root() ? reducedOrSkip(pattern, r.recv(), param) : 0;
+            case BROADCAST -> pattern.countWrong(r.recv(), param, type, cfg.root() + 1);
+            case ALL_GATHER, ALLTOALL -> {
+                long wrong = 0;
+                for (int j = 0; j < nranks; j++) wrong += pattern.countWrong(r.recvAt(j * chunkBytes), param, type, j + 1);
+                yield wrong;
+            }
+            case SENDRECV -> pattern.countWrong(r.recv(), param, type, (r.rank() - 1 + nranks) % nranks + 1);
+        };
+    }
+
+    private long reducedOrSkip(DataPattern pattern, MemorySegment buf, long param) {
+        return ExpectedReduction.of(cfg.op(), nranks, cfg.type())
+                .map(v -> pattern.countWrong(buf, param, cfg.type(), v))
+                .orElse(0L);
+    }
+}

@@ -1,0 +1,194 @@
+package dev.railyard.cli;
+
+import dev.railyard.bench.nccl.Collective;
+import dev.railyard.bench.nccl.DataType;
+import dev.railyard.bench.nccl.NcclBenchConfig;
+import dev.railyard.bench.nccl.NcclBenchResult;
+import dev.railyard.bench.nccl.NcclBenchmark;
+import dev.railyard.bench.nccl.NcclSession;
+import dev.railyard.bench.nccl.NcclSizeResult;
+import dev.railyard.bench.nccl.NcclTable;
+import dev.railyard.bench.nccl.RankGroup;
+import dev.railyard.bench.nccl.TcpRendezvous;
+import dev.railyard.model.RailyardException;
+import dev.railyard.nativelib.FfmNccl;
+import dev.railyard.report.Json;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
+
+@Command(name = "nccl",
+        mixinStandardHelpOptions = true,
+        description = {
+                "NCCL collectives measured like nccl-tests, by calling libnccl and libcudart directly (no build step).",
+                "",
+                "One process can drive several local GPUs (-g), or each process is one rank: give --rank/--nranks",
+                "and a --rendezvous address (or run under mpirun/srun, whose rank variables are read), or let",
+                "--procs N start N local ranks. busbw uses nccl-tests' factors; #wrong counts elements that did",
+                "not verify."},
+        footer = {"", "Examples:",
+                "  railyard bench nccl all_reduce -b 8 -e 2G -f 2 -g 4",
+                "  railyard bench nccl all_gather -b 64M -e 1G -f 2 --procs 4",
+                "  mpirun -np 16 -H n1:8,n2:8 railyard bench nccl -b 1G -e 1G --rendezvous n1:29500"})
+public final class BenchNcclCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", defaultValue = "all_reduce", paramLabel = "COLLECTIVE",
+            description = "all_reduce (default), all_gather, reduce_scatter, broadcast, reduce, alltoall, sendrecv.")
+    String collective;
+
+    @Option(names = {"-b", "--minbytes"}, defaultValue = "8", converter = ByteSizeConverter.class, description = "Smallest size (default ${DEFAULT-VALUE}).")
+    long minBytes;
+
+    @Option(names = {"-e", "--maxbytes"}, defaultValue = "128M", converter = ByteSizeConverter.class, description = "Largest size (default ${DEFAULT-VALUE}).")
+    long maxBytes;
+
+    @Option(names = {"-f", "--stepfactor"}, defaultValue = "2", description = "Multiply the size by this each step.")
+    int stepFactor;
+
+    @Option(names = {"-i", "--stepbytes"}, defaultValue = "0", converter = ByteSizeConverter.class, description = "Add this to the size each step instead.")
+    long stepBytes;
+
+    @Option(names = {"-g", "--ngpus"}, defaultValue = "1", description = "GPUs this process drives (devices 0..N-1).")
+    int ngpus;
+
+    @Option(names = {"-w", "--warmup_iters"}, defaultValue = "5", description = "Warm-up iterations per size.")
+    int warmup;
+
+    @Option(names = {"-n", "--iters"}, defaultValue = "20", description = "Timed iterations per size.")
+    int iters;
+
+    @Option(names = {"-d", "--datatype"}, defaultValue = "float", description = "float, half, bfloat16, double, int8, int32, ...")
+    String datatype;
+
+    @Option(names = {"-o", "--op"}, defaultValue = "sum", description = "sum, prod, max, min, avg.")
+    String op;
+
+    @Option(names = {"-r", "--root"}, defaultValue = "0", description = "Root rank for broadcast and reduce.")
+    int root;
+
+    @Option(names = {"-c", "--check"}, defaultValue = "1", description = "1 to verify results (#wrong), 0 to skip.")
+    int check;
+
+    @Option(names = "--procs", defaultValue = "0", description = "Start this many local processes, one rank (and GPU) each.")
+    int procs;
+
+    @Option(names = "--rank", description = "This process's rank (default: from OMPI_COMM_WORLD_RANK, SLURM_PROCID, PMI_RANK).")
+    Integer rank;
+
+    @Option(names = "--nranks", description = "Number of ranks (default: from OMPI_COMM_WORLD_SIZE, SLURM_NTASKS, PMI_SIZE).")
+    Integer nranks;
+
+    @Option(names = "--device", description = "CUDA device of this rank (default: the local rank).")
+    Integer device;
+
+    @Option(names = "--rendezvous", paramLabel = "HOST:PORT", description = "Where rank 0 hands out the NCCL id (default: $RAILYARD_RENDEZVOUS or $MASTER_ADDR:$MASTER_PORT).")
+    String rendezvous;
+
+    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json", description = "Output format.")
+    OutputFormat format;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        NcclBenchConfig cfg = config();
+        if (procs > 0) return LocalRankLauncher.launch(procs, spec.commandLine().getParseResult().originalArgs());
+        RankEnvironment env = RankEnvironment.detect(rank, nranks, device, rendezvous);
+        try (NcclSession session = NcclSession.open()) {
+            long buffer = Math.max(cfg.maxBytes(), 16) + 64;
+            RankGroup group;
+            int total;
+            if (env.multiProcess()) {
+                TcpRendezvous tcp = TcpRendezvous.join(env.rendezvous(), env.rank(), env.nranks(),
+                        () -> session.nccl().uniqueId(), Duration.ofMinutes(2));
+                session.initRank(env.rank(), env.nranks(), tcp.uniqueId(), env.device(), buffer);
+                group = tcp;
+                total = env.nranks();
+            } else {
+                session.initAll(IntStream.range(0, ngpus).toArray(), buffer);
+                group = RankGroup.singleProcess();
+                total = ngpus;
+            }
+            try (group) {
+                return run(session, group, cfg, total);
+            }
+        }
+    }
+
+    private int run(NcclSession session, RankGroup group, NcclBenchConfig cfg, int total) {
+        String version = FfmNccl.versionText(session.nccl().version());
+        List<String> devices = session.ranks().stream().map(r -> r.device() + " [" + r.pciBusId() + "]").toList();
+        PrintWriter out = spec.commandLine().getOut();
+        boolean text = format == OutputFormat.TEXT && group.reports();
+        NcclTable table = new NcclTable(out);
+        if (text) table.header(cfg, total, devices, version);
+        List<NcclSizeResult> rows = new ArrayList<>();
+        new NcclBenchmark(session.cuda(), session.nccl(), session.ranks(), total, group, cfg).run(row -> {
+            rows.add(row);
+            if (text) table.row(row);
+        });
+        NcclBenchResult result = new NcclBenchResult(cfg.collective().label, total, devices, version, rows,
+                averageBusbw(rows), true);
+        if (text) table.footer(result);
+        else if (group.reports()) out.println(Json.write(result));
+        out.flush();
+        return result.wrongTotal() > 0 ? ExitCodes.FAIL_FINDING : ExitCodes.OK;
+    }
+
+    private static double averageBusbw(List<NcclSizeResult> rows) {
+        return rows.stream().flatMap(r -> r.inPlace().isPresent() ? java.util.stream.Stream.of(r.outOfPlace(), r.inPlace().get())
+                : java.util.stream.Stream.of(r.outOfPlace())).mapToDouble(NcclSizeResult.Timing::busbwGBps).average().orElse(0);
+    }
+
+    private NcclBenchConfig config() {
+        try {
+            return new NcclBenchConfig(Collective.parse(collective), DataType.parse(datatype), NcclBenchConfig.opCode(op),
+                    op.toLowerCase(java.util.Locale.ROOT), root, minBytes, maxBytes, stepFactor, stepBytes, warmup,
+                    iters, check != 0);
+        } catch (IllegalArgumentException e) {
+            throw new RailyardException.Usage(e.getMessage(), "see railyard bench nccl --help");
+        }
+    }
+
+    /** Where this process sits among the ranks, from flags or the launcher's variables. */
+    record RankEnvironment(boolean multiProcess, int rank, int nranks, int device, InetSocketAddress rendezvous) {
+
+        static RankEnvironment detect(Integer rank, Integer nranks, Integer device, String rendezvous) {
+            Integer r = rank != null ? rank : env("OMPI_COMM_WORLD_RANK", "SLURM_PROCID", "PMI_RANK");
+            Integer n = nranks != null ? nranks : env("OMPI_COMM_WORLD_SIZE", "SLURM_NTASKS", "PMI_SIZE");
+            if (r == null || n == null || n <= 1) return new RankEnvironment(false, 0, 1, 0, null);
+            Integer local = device != null ? device : env("OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID");
+            String addr = rendezvous != null ? rendezvous : System.getenv("RAILYARD_RENDEZVOUS");
+            if (addr == null && System.getenv("MASTER_ADDR") != null) {
+                addr = System.getenv("MASTER_ADDR") + ":" + System.getenv().getOrDefault("MASTER_PORT", "29500");
+            }
+            if (addr == null) {
+                throw new RailyardException.Usage("rank " + r + " of " + n + " needs a rendezvous address",
+                        "add --rendezvous HOST:PORT (rank 0's host), or set RAILYARD_RENDEZVOUS");
+            }
+            int colon = addr.lastIndexOf(':');
+            if (colon <= 0) throw new RailyardException.Usage("--rendezvous " + addr + " is not HOST:PORT", "e.g. n1:29500");
+            InetSocketAddress isa = new InetSocketAddress(addr.substring(0, colon), Integer.parseInt(addr.substring(colon + 1)));
+            return new RankEnvironment(true, r, n, local == null ? r : local, isa);
+        }
+
+        private static Integer env(String... names) {
+            for (String name : names) {
+                String v = System.getenv(name);
+                if (v != null && !v.isBlank()) return Integer.valueOf(v.trim());
+            }
+            return null;
+        }
+    }
+}

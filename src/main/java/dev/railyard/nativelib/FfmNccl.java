@@ -1,0 +1,212 @@
+package dev.railyard.nativelib;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.util.List;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * libnccl.so.2 through FFM: communicator set-up (one process driving N GPUs, or one rank per process with a unique
+ * id exchanged out of band) and the collectives nccl-tests measures. Comms, streams and buffers are addresses.
+ */
+public final class FfmNccl {
+
+    public static final List<String> CANDIDATES = List.of("libnccl.so.2", "libnccl.so",
+            "/usr/lib/x86_64-linux-gnu/libnccl.so.2", "/usr/local/nccl/lib/libnccl.so.2");
+
+    /** sizeof(ncclUniqueId): NCCL_UNIQUE_ID_BYTES. */
+    public static final int UNIQUE_ID_BYTES = 128;
+    private static final MemoryLayout UNIQUE_ID = MemoryLayout.structLayout(
+            MemoryLayout.sequenceLayout(UNIQUE_ID_BYTES, JAVA_BYTE).withName("internal"));
+
+    private final MethodHandle getVersion, getErrorString, getUniqueId, commInitRank, commInitAll, commDestroy,
+            groupStart, groupEnd, allReduce, allGather, reduceScatter, broadcast, reduce, send, recv;
+
+    public FfmNccl(NativeLibrary lib) {
+        getVersion = lib.require("ncclGetVersion", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        getErrorString = lib.require("ncclGetErrorString", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+        getUniqueId = lib.require("ncclGetUniqueId", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        commInitRank = lib.require("ncclCommInitRank",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, UNIQUE_ID, JAVA_INT));
+        commInitAll = lib.require("ncclCommInitAll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
+        commDestroy = lib.require("ncclCommDestroy", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        groupStart = lib.require("ncclGroupStart", FunctionDescriptor.of(JAVA_INT));
+        groupEnd = lib.require("ncclGroupEnd", FunctionDescriptor.of(JAVA_INT));
+        // (sendbuff, recvbuff, count, datatype, op, comm, stream)
+        allReduce = lib.require("ncclAllReduce", FunctionDescriptor.of(JAVA_INT,
+                ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+        // (sendbuff, recvbuff, sendcount, datatype, comm, stream)
+        allGather = lib.require("ncclAllGather", FunctionDescriptor.of(JAVA_INT,
+                ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS));
+        // (sendbuff, recvbuff, recvcount, datatype, op, comm, stream)
+        reduceScatter = lib.require("ncclReduceScatter", FunctionDescriptor.of(JAVA_INT,
+                ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+        // (sendbuff, recvbuff, count, datatype, root, comm, stream)
+        broadcast = lib.require("ncclBroadcast", FunctionDescriptor.of(JAVA_INT,
+                ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+        // (sendbuff, recvbuff, count, datatype, op, root, comm, stream)
+        reduce = lib.require("ncclReduce", FunctionDescriptor.of(JAVA_INT,
+                ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+        // (buff, count, datatype, peer, comm, stream)
+        send = lib.require("ncclSend", FunctionDescriptor.of(JAVA_INT,
+                ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+        recv = lib.require("ncclRecv", FunctionDescriptor.of(JAVA_INT,
+                ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+    }
+
+    /** e.g. 22807 for 2.28.7. */
+    public int version() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment v = a.allocate(JAVA_INT);
+            check("ncclGetVersion", (int) getVersion.invokeExact(v));
+            return v.get(JAVA_INT, 0);
+        } catch (Throwable t) {
+            throw wrap("ncclGetVersion", t);
+        }
+    }
+
+    public static String versionText(int code) {
+        return code >= 10000 ? (code / 10000) + "." + (code % 10000 / 100) + "." + (code % 100)
+                : (code / 1000) + "." + (code % 1000 / 100) + "." + (code % 100);
+    }
+
+    public byte[] uniqueId() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment id = a.allocate(UNIQUE_ID);
+            check("ncclGetUniqueId", (int) getUniqueId.invokeExact(id));
+            return id.toArray(JAVA_BYTE);
+        } catch (Throwable t) {
+            throw wrap("ncclGetUniqueId", t);
+        }
+    }
+
+    /** One rank of nranks; call with the rank's CUDA device current. */
+    public MemorySegment commInitRank(int nranks, byte[] uniqueId, int rank) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment comm = a.allocate(ADDRESS);
+            MemorySegment id = a.allocate(UNIQUE_ID);
+            id.copyFrom(MemorySegment.ofArray(uniqueId));
+            check("ncclCommInitRank", (int) commInitRank.invokeExact(comm, nranks, id, rank));
+            return comm.get(ADDRESS, 0);
+        } catch (Throwable t) {
+            throw wrap("ncclCommInitRank", t);
+        }
+    }
+
+    /** One communicator per listed device, all in this process. */
+    public MemorySegment[] commInitAll(int[] devices) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment comms = a.allocate(ADDRESS, devices.length);
+            MemorySegment devs = a.allocateFrom(JAVA_INT, devices);
+            check("ncclCommInitAll", (int) commInitAll.invokeExact(comms, devices.length, devs));
+            MemorySegment[] out = new MemorySegment[devices.length];
+            for (int i = 0; i < devices.length; i++) out[i] = comms.getAtIndex(ADDRESS, i);
+            return out;
+        } catch (Throwable t) {
+            throw wrap("ncclCommInitAll", t);
+        }
+    }
+
+    public void commDestroy(MemorySegment comm) {
+        try {
+            check("ncclCommDestroy", (int) commDestroy.invokeExact(comm));
+        } catch (Throwable t) {
+            throw wrap("ncclCommDestroy", t);
+        }
+    }
+
+    public void groupStart() {
+        try {
+            check("ncclGroupStart", (int) groupStart.invokeExact());
+        } catch (Throwable t) {
+            throw wrap("ncclGroupStart", t);
+        }
+    }
+
+    public void groupEnd() {
+        try {
+            check("ncclGroupEnd", (int) groupEnd.invokeExact());
+        } catch (Throwable t) {
+            throw wrap("ncclGroupEnd", t);
+        }
+    }
+
+    public void allReduce(MemorySegment send, MemorySegment recv, long count, int type, int op, MemorySegment comm,
+                          MemorySegment stream) {
+        try {
+            check("ncclAllReduce", (int) allReduce.invokeExact(send, recv, count, type, op, comm, stream));
+        } catch (Throwable t) {
+            throw wrap("ncclAllReduce", t);
+        }
+    }
+
+    public void allGather(MemorySegment send, MemorySegment recv, long sendCount, int type, MemorySegment comm,
+                          MemorySegment stream) {
+        try {
+            check("ncclAllGather", (int) allGather.invokeExact(send, recv, sendCount, type, comm, stream));
+        } catch (Throwable t) {
+            throw wrap("ncclAllGather", t);
+        }
+    }
+
+    public void reduceScatter(MemorySegment send, MemorySegment recv, long recvCount, int type, int op,
+                              MemorySegment comm, MemorySegment stream) {
+        try {
+            check("ncclReduceScatter", (int) reduceScatter.invokeExact(send, recv, recvCount, type, op, comm, stream));
+        } catch (Throwable t) {
+            throw wrap("ncclReduceScatter", t);
+        }
+    }
+
+    public void broadcast(MemorySegment send, MemorySegment recv, long count, int type, int root, MemorySegment comm,
+                          MemorySegment stream) {
+        try {
+            check("ncclBroadcast", (int) broadcast.invokeExact(send, recv, count, type, root, comm, stream));
+        } catch (Throwable t) {
+            throw wrap("ncclBroadcast", t);
+        }
+    }
+
+    public void reduce(MemorySegment send, MemorySegment recv, long count, int type, int op, int root,
+                       MemorySegment comm, MemorySegment stream) {
+        try {
+            check("ncclReduce", (int) reduce.invokeExact(send, recv, count, type, op, root, comm, stream));
+        } catch (Throwable t) {
+            throw wrap("ncclReduce", t);
+        }
+    }
+
+    public void send(MemorySegment buf, long count, int type, int peer, MemorySegment comm, MemorySegment stream) {
+        try {
+            check("ncclSend", (int) send.invokeExact(buf, count, type, peer, comm, stream));
+        } catch (Throwable t) {
+            throw wrap("ncclSend", t);
+        }
+    }
+
+    public void recv(MemorySegment buf, long count, int type, int peer, MemorySegment comm, MemorySegment stream) {
+        try {
+            check("ncclRecv", (int) recv.invokeExact(buf, count, type, peer, comm, stream));
+        } catch (Throwable t) {
+            throw wrap("ncclRecv", t);
+        }
+    }
+
+    private void check(String what, int rc) throws Throwable {
+        if (rc != 0) {
+            String msg = NativeLibrary.cString((MemorySegment) getErrorString.invokeExact(rc));
+            throw new NativeCallException(what + " failed: " + msg + " (ncclResult " + rc + ")");
+        }
+    }
+
+    private static NativeCallException wrap(String what, Throwable t) {
+        return t instanceof NativeCallException n ? n : new NativeCallException(what + ": " + t, t);
+    }
+}

@@ -18,6 +18,8 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * without the driver gets {@link NvmlLoad.Unavailable} with the reason, never an exception or a crash.
  * Only read-only queries are made (see {@link NvmlSymbol}).
  */
+// Restricted FFM calls are this package's purpose; the jar and surefire enable native access.
+@SuppressWarnings("restricted")
 public final class FfmNvml implements AutoCloseable {
 
     /** The soname the driver installs; looked up through the dynamic loader's path, as nvidia-smi does. */

@@ -12,6 +12,8 @@ import java.util.Map;
  * simply has no handle; calling it answers NVML_ERROR_FUNCTION_NOT_FOUND, so callers treat it like NVML's own
  * "this library does not implement it" and only that field goes absent.
  */
+// Restricted FFM calls are this package's purpose; the jar and surefire enable native access.
+@SuppressWarnings("restricted")
 final class NvmlFunctions {
 
     private final Map<NvmlSymbol, MethodHandle> handles;

@@ -19,6 +19,8 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * src/test/c/fake_nvml.c built into a libnvidia-ml.so.1 with gcc, plus handles to its test controls. The test keeps
  * its own lookup open, so the library stays loaded (and its state kept) while FfmNvml sessions come and go.
  */
+// Restricted FFM calls are this package's purpose; the jar and surefire enable native access.
+@SuppressWarnings("restricted")
 public final class FakeNvmlLibrary implements AutoCloseable {
 
     private static final Path SOURCE = Path.of("src/test/c/fake_nvml.c");

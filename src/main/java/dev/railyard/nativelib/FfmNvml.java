@@ -1,0 +1,130 @@
+package dev.railyard.nativelib;
+
+import dev.railyard.model.Gpu;
+import dev.railyard.model.GpuInventory.NvmlSystem;
+import dev.railyard.model.Reading;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+/**
+ * NVML through the FFM API: loads libnvidia-ml, initialises it, and reads the system and every GPU. A host
+ * without the driver gets {@link NvmlLoad.Unavailable} with the reason, never an exception or a crash.
+ * Only read-only queries are made (see {@link NvmlSymbol}).
+ */
+// Restricted FFM calls are this package's purpose; the jar and surefire enable native access.
+@SuppressWarnings("restricted")
+public final class FfmNvml implements AutoCloseable {
+
+    /** The soname the driver installs; looked up through the dynamic loader's path, as nvidia-smi does. */
+    public static final String LIBRARY = "libnvidia-ml.so.1";
+
+    private final Arena library;
+    private final NvmlFunctions functions;
+    private boolean closed;
+
+    private FfmNvml(Arena library, NvmlFunctions functions) {
+        this.library = library;
+        this.functions = functions;
+    }
+
+    /** The driver's NVML, found by the loader (LD_LIBRARY_PATH, ld.so.cache). */
+    public static NvmlLoad open() {
+        return open(LIBRARY);
+    }
+
+    /** NVML from an explicit file: tests load a fake built from src/test/c/fake_nvml.c. */
+    public static NvmlLoad open(Path library) {
+        return open(library.toAbsolutePath().toString());
+    }
+
+    private static NvmlLoad open(String nameOrPath) {
+        // Shared, not confined: the library lives as long as the session, which a caller may hand to another thread.
+        Arena arena = Arena.ofShared();
+        SymbolLookup lookup;
+        try {
+            lookup = SymbolLookup.libraryLookup(nameOrPath, arena);
+        } catch (IllegalArgumentException | IllegalCallerException e) {
+            arena.close();
+            return new NvmlLoad.Unavailable("cannot load " + nameOrPath + ": " + e.getMessage());
+        }
+        NvmlFunctions functions = NvmlFunctions.bind(lookup);
+        if (!functions.has(NvmlSymbol.INIT_V2)) {
+            arena.close();
+            return new NvmlLoad.Unavailable(nameOrPath + " has no nvmlInit_v2");
+        }
+        int rc = functions.call(NvmlSymbol.INIT_V2);
+        if (rc != NvmlError.SUCCESS) {
+            String text = functions.errorString(rc);
+            arena.close();
+            return new NvmlLoad.Unavailable("nvmlInit_v2 failed: " + text);
+        }
+        return new NvmlLoad.Ready(new FfmNvml(arena, functions));
+    }
+
+    /** Driver, CUDA driver and NVML versions; failed only when the driver version itself cannot be read. */
+    public Reading<NvmlSystem> system() {
+        try (Arena arena = Arena.ofConfined()) {
+            Reading<String> driver = versionString(arena, NvmlSymbol.SYSTEM_GET_DRIVER_VERSION);
+            String driverVersion;
+            switch (driver) {
+                case Reading.Present<String>(String v) -> driverVersion = v;
+                case Reading.Absent<String>(String reason) -> { return Reading.absent(reason); }
+                case Reading.Failed<String>(String path, String cause) -> { return Reading.failed(path, cause); }
+            }
+            String nvml = versionString(arena, NvmlSymbol.SYSTEM_GET_NVML_VERSION).describe();
+            return Reading.of(new NvmlSystem(driverVersion, cudaVersion(arena).describe(), nvml));
+        }
+    }
+
+    /** Every GPU NVML can see, in NVML index order. */
+    public Reading<List<Gpu>> gpus() {
+        int count;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_INT);
+            int rc = functions.call(NvmlSymbol.DEVICE_GET_COUNT_V2, out);
+            if (rc != NvmlError.SUCCESS) return functions.error(NvmlSymbol.DEVICE_GET_COUNT_V2, rc).toReading();
+            count = out.get(JAVA_INT, 0);
+        }
+        NvmlDeviceReader reader = new NvmlDeviceReader(functions);
+        List<Gpu> gpus = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) gpus.add(reader.read(i));
+        return Reading.of(gpus);
+    }
+
+    private Reading<String> versionString(Arena arena, NvmlSymbol symbol) {
+        MemorySegment buf = arena.allocate(NvmlLayouts.VERSION_BUFFER);
+        int rc = functions.call(symbol, buf, NvmlLayouts.VERSION_BUFFER);
+        if (rc != NvmlError.SUCCESS) return functions.error(symbol, rc).toReading();
+        return Reading.of(NvmlLayouts.cString(buf));
+    }
+
+    /** "12.2" from 12020; the _v2 call first, the original on drivers that predate it. */
+    private Reading<String> cudaVersion(Arena arena) {
+        MemorySegment out = arena.allocate(JAVA_INT);
+        NvmlSymbol symbol = functions.has(NvmlSymbol.SYSTEM_GET_CUDA_DRIVER_VERSION_V2)
+                ? NvmlSymbol.SYSTEM_GET_CUDA_DRIVER_VERSION_V2 : NvmlSymbol.SYSTEM_GET_CUDA_DRIVER_VERSION;
+        int rc = functions.call(symbol, out);
+        if (rc != NvmlError.SUCCESS) return functions.error(symbol, rc).toReading();
+        int v = out.get(JAVA_INT, 0);
+        return Reading.of(v / 1000 + "." + (v % 1000) / 10);
+    }
+
+    /** nvmlShutdown, then unload the library. */
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        try {
+            functions.call(NvmlSymbol.SHUTDOWN);
+        } finally {
+            library.close();
+        }
+    }
+}

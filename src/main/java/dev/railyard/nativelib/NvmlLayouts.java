@@ -1,0 +1,63 @@
+package dev.railyard.nativelib;
+
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.nio.charset.StandardCharsets;
+
+import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/** Struct layouts, buffer sizes and enum values from nvml.h (checked against the CUDA 12.6 header). */
+final class NvmlLayouts {
+
+    /** NVML_DEVICE_NAME_V2_BUFFER_SIZE; also enough for NVML_DEVICE_UUID_V2_BUFFER_SIZE (96). */
+    static final int NAME_BUFFER = 96;
+    static final int UUID_BUFFER = 96;
+    /** NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE and NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE. */
+    static final int VERSION_BUFFER = 80;
+    /** NVML_NVLINK_MAX_LINKS. */
+    static final int NVLINK_MAX_LINKS = 18;
+
+    static final int TEMPERATURE_GPU = 0;                  // nvmlTemperatureSensors_t
+    static final int TEMPERATURE_THRESHOLD_SLOWDOWN = 1;   // nvmlTemperatureThresholds_t
+    static final int CLOCK_SM = 1;                         // nvmlClockType_t
+    static final int MEMORY_ERROR_TYPE_CORRECTED = 0;      // nvmlMemoryErrorType_t
+    static final int MEMORY_ERROR_TYPE_UNCORRECTED = 1;
+    static final int VOLATILE_ECC = 0;                     // nvmlEccCounterType_t
+    static final int AGGREGATE_ECC = 1;
+    static final int FEATURE_ENABLED = 1;                  // nvmlEnableState_t
+
+    /**
+     * nvmlPciInfo_t: char busIdLegacy[16]; unsigned int domain, bus, device, pciDeviceId, pciSubSystemId;
+     * char busId[32]. 68 bytes, 4-byte aligned.
+     */
+    static final StructLayout PCI_INFO = MemoryLayout.structLayout(
+            MemoryLayout.sequenceLayout(16, JAVA_BYTE).withName("busIdLegacy"),
+            JAVA_INT.withName("domain"),
+            JAVA_INT.withName("bus"),
+            JAVA_INT.withName("device"),
+            JAVA_INT.withName("pciDeviceId"),
+            JAVA_INT.withName("pciSubSystemId"),
+            MemoryLayout.sequenceLayout(32, JAVA_BYTE).withName("busId"));
+    static final long PCI_BUS_ID_OFFSET = PCI_INFO.byteOffset(groupElement("busId"));
+    static final long PCI_BUS_ID_SIZE = 32;
+
+    /** nvmlMemory_t: unsigned long long total, free, used (bytes). */
+    static final StructLayout MEMORY = MemoryLayout.structLayout(
+            JAVA_LONG.withName("total"), JAVA_LONG.withName("free"), JAVA_LONG.withName("used"));
+    static final long MEMORY_TOTAL_OFFSET = MEMORY.byteOffset(groupElement("total"));
+    static final long MEMORY_USED_OFFSET = MEMORY.byteOffset(groupElement("used"));
+
+    private NvmlLayouts() {}
+
+    /** A C string in a fixed buffer; a buffer with no NUL is taken whole rather than read past its end. */
+    static String cString(MemorySegment buffer) {
+        long n = 0;
+        while (n < buffer.byteSize() && buffer.get(JAVA_BYTE, n) != 0) n++;
+        byte[] bytes = buffer.asSlice(0, n).toArray(JAVA_BYTE);
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+}

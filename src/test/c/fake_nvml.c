@@ -1,0 +1,263 @@
+/*
+ * A fake libnvidia-ml.so.1 for FfmNvmlTest: the NVML functions Railyard calls, with the struct layouts and enum
+ * values of nvml.h (CUDA 12.6), over two made-up GPUs with known values.
+ *   GPU 0: H100, every query answers; 18 NVLinks, link 3 down; clean ECC and row remapping.
+ *   GPU 1: L40S-like PCIe card, NOT_SUPPORTED for slowdown temperature, power usage and NVLink, no permission
+ *          for persistence mode, ECC errors and a failed row remap, a degraded PCIe link.
+ * Test controls (not NVML): fake_nvml_set_init_result, fake_nvml_set_lost_gpu, fake_nvml_refcount.
+ * Built with -DFAKE_NVML_OLD_DRIVER it lacks nvmlSystemGetCudaDriverVersion_v2,
+ * nvmlDeviceGetCurrentClocksEventReasons and nvmlDeviceGetRemappedRows, like a pre-535 driver.
+ */
+#include <string.h>
+
+typedef int nvmlReturn_t;
+typedef struct fake_device { int index; } *nvmlDevice_t;
+
+typedef struct nvmlPciInfo_st {
+    char busIdLegacy[16];
+    unsigned int domain;
+    unsigned int bus;
+    unsigned int device;
+    unsigned int pciDeviceId;
+    unsigned int pciSubSystemId;
+    char busId[32];
+} nvmlPciInfo_t;
+
+typedef struct nvmlMemory_st {
+    unsigned long long total;
+    unsigned long long free;
+    unsigned long long used;
+} nvmlMemory_t;
+
+enum {
+    NVML_SUCCESS = 0, NVML_ERROR_UNINITIALIZED = 1, NVML_ERROR_INVALID_ARGUMENT = 2, NVML_ERROR_NOT_SUPPORTED = 3,
+    NVML_ERROR_NO_PERMISSION = 4, NVML_ERROR_INSUFFICIENT_SIZE = 7, NVML_ERROR_DRIVER_NOT_LOADED = 9,
+    NVML_ERROR_GPU_IS_LOST = 15, NVML_ERROR_UNKNOWN = 999
+};
+
+static struct fake_device devices[3] = {{0}, {1}, {2}};
+static int refcount = 0;
+static nvmlReturn_t init_result = NVML_SUCCESS;
+static int lost_gpu = 0;
+
+void fake_nvml_set_init_result(int rc) { init_result = rc; }
+void fake_nvml_set_lost_gpu(int on) { lost_gpu = on; }
+int fake_nvml_refcount(void) { return refcount; }
+
+/* Every device call checks that NVML is initialised and the handle is one this library gave out. */
+static int dev_index(nvmlDevice_t d) {
+    if (refcount <= 0) return -NVML_ERROR_UNINITIALIZED;
+    if (d != &devices[0] && d != &devices[1]) return -NVML_ERROR_INVALID_ARGUMENT;
+    return d->index;
+}
+#define DEVICE_OR_RETURN(d, i) int i = dev_index(d); if (i < 0) return -i
+#define OUT_OR_RETURN(p) if ((p) == 0) return NVML_ERROR_INVALID_ARGUMENT
+
+static nvmlReturn_t copy_string(const char *value, char *buf, unsigned int length) {
+    if (buf == 0) return NVML_ERROR_INVALID_ARGUMENT;
+    if (strlen(value) + 1 > length) return NVML_ERROR_INSUFFICIENT_SIZE;
+    strcpy(buf, value);
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlInit_v2(void) {
+    if (init_result != NVML_SUCCESS) return init_result;
+    refcount++;
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlShutdown(void) {
+    if (refcount <= 0) return NVML_ERROR_UNINITIALIZED;
+    refcount--;
+    return NVML_SUCCESS;
+}
+
+const char *nvmlErrorString(nvmlReturn_t result) {
+    switch (result) {
+        case NVML_SUCCESS: return "Success";
+        case NVML_ERROR_UNINITIALIZED: return "Uninitialized";
+        case NVML_ERROR_INVALID_ARGUMENT: return "Invalid Argument";
+        case NVML_ERROR_NOT_SUPPORTED: return "Not Supported";
+        case NVML_ERROR_NO_PERMISSION: return "Insufficient Permissions";
+        case NVML_ERROR_INSUFFICIENT_SIZE: return "Insufficient Size";
+        case NVML_ERROR_DRIVER_NOT_LOADED: return "Driver Not Loaded";
+        case NVML_ERROR_GPU_IS_LOST: return "GPU is lost";
+        default: return "Unknown Error";
+    }
+}
+
+nvmlReturn_t nvmlSystemGetDriverVersion(char *version, unsigned int length) {
+    return refcount > 0 ? copy_string("550.90.07", version, length) : NVML_ERROR_UNINITIALIZED;
+}
+
+nvmlReturn_t nvmlSystemGetNVMLVersion(char *version, unsigned int length) {
+    return refcount > 0 ? copy_string("12.550.90.07", version, length) : NVML_ERROR_UNINITIALIZED;
+}
+
+#ifndef FAKE_NVML_OLD_DRIVER
+nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int *v) { OUT_OR_RETURN(v); *v = 12040; return NVML_SUCCESS; }
+#endif
+nvmlReturn_t nvmlSystemGetCudaDriverVersion(int *v) { OUT_OR_RETURN(v); *v = 11080; return NVML_SUCCESS; }
+
+nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *count) {
+    if (refcount <= 0) return NVML_ERROR_UNINITIALIZED;
+    OUT_OR_RETURN(count);
+    *count = lost_gpu ? 3 : 2;
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t *device) {
+    if (refcount <= 0) return NVML_ERROR_UNINITIALIZED;
+    OUT_OR_RETURN(device);
+    if (index == 2 && lost_gpu) return NVML_ERROR_GPU_IS_LOST;
+    if (index > 1) return NVML_ERROR_INVALID_ARGUMENT;
+    *device = &devices[index];
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t d, char *name, unsigned int length) {
+    DEVICE_OR_RETURN(d, i);
+    return copy_string(i == 0 ? "NVIDIA H100 80GB HBM3" : "NVIDIA L40S", name, length);
+}
+
+nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t d, char *uuid, unsigned int length) {
+    DEVICE_OR_RETURN(d, i);
+    return copy_string(i == 0 ? "GPU-6b5f8a8e-0d9c-4f3e-9a52-1c2d3e4f5a6b" : "GPU-0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9",
+                       uuid, length);
+}
+
+nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t d, nvmlPciInfo_t *pci) {
+    DEVICE_OR_RETURN(d, i);
+    OUT_OR_RETURN(pci);
+    memset(pci, 0, sizeof *pci);
+    pci->domain = 0;
+    pci->bus = i == 0 ? 0x1b : 0x9a;
+    pci->device = 0;
+    pci->pciDeviceId = i == 0 ? 0x233010de : 0x26b910de;
+    pci->pciSubSystemId = 0x16c110de;
+    strcpy(pci->busIdLegacy, i == 0 ? "0000:1B:00.0" : "0000:9A:00.0");
+    strcpy(pci->busId, i == 0 ? "00000000:1B:00.0" : "00000000:9A:00.0");
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t d, nvmlMemory_t *m) {
+    DEVICE_OR_RETURN(d, i);
+    OUT_OR_RETURN(m);
+    m->total = i == 0 ? 85520809984ULL : 48305799168ULL;
+    m->used = i == 0 ? 557056000ULL : 1234567168ULL;
+    m->free = m->total - m->used;
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, int sensor, unsigned int *temp) {
+    DEVICE_OR_RETURN(d, i);
+    OUT_OR_RETURN(temp);
+    if (sensor != 0) return NVML_ERROR_INVALID_ARGUMENT; /* NVML_TEMPERATURE_GPU */
+    *temp = i == 0 ? 34 : 61;
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetTemperatureThreshold(nvmlDevice_t d, int threshold, unsigned int *temp) {
+    DEVICE_OR_RETURN(d, i);
+    OUT_OR_RETURN(temp);
+    if (i == 1) return NVML_ERROR_NOT_SUPPORTED;
+    if (threshold != 1) return NVML_ERROR_INVALID_ARGUMENT; /* NVML_TEMPERATURE_THRESHOLD_SLOWDOWN */
+    *temp = 87;
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned int *mw) {
+    DEVICE_OR_RETURN(d, i);
+    OUT_OR_RETURN(mw);
+    if (i == 1) return NVML_ERROR_NOT_SUPPORTED;
+    *mw = 71234;
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t d, unsigned int *mw) {
+    DEVICE_OR_RETURN(d, i);
+    OUT_OR_RETURN(mw);
+    *mw = i == 0 ? 700000 : 350000;
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, int type, unsigned int *mhz) {
+    DEVICE_OR_RETURN(d, i);
+    OUT_OR_RETURN(mhz);
+    if (type != 1) return NVML_ERROR_INVALID_ARGUMENT; /* NVML_CLOCK_SM */
+    *mhz = i == 0 ? 1980 : 2520;
+    return NVML_SUCCESS;
+}
+
+#ifndef FAKE_NVML_OLD_DRIVER
+nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t d, unsigned long long *mask) {
+    DEVICE_OR_RETURN(d, i);
+    OUT_OR_RETURN(mask);
+    *mask = i == 0 ? 0x1ULL | 0x4ULL : 0x40ULL; /* idle + SW power cap; HW thermal slowdown */
+    return NVML_SUCCESS;
+}
+#endif
+
+/* Deprecated name; in the new-driver build it answers differently so a test can tell which one was called. */
+nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t d, unsigned long long *mask) {
+    DEVICE_OR_RETURN(d, i);
+    OUT_OR_RETURN(mask);
+    *mask = 0x8ULL; /* HW slowdown */
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, int errorType, int counterType, unsigned long long *count) {
+    DEVICE_OR_RETURN(d, i);
+    OUT_OR_RETURN(count);
+    if (errorType < 0 || errorType > 1 || counterType < 0 || counterType > 1) return NVML_ERROR_INVALID_ARGUMENT;
+    /* [errorType: 0 corrected, 1 uncorrected][counterType: 0 volatile, 1 aggregate] */
+    static const unsigned long long gpu1[2][2] = {{5, 17}, {2, 3}};
+    *count = i == 0 ? 0 : gpu1[errorType][counterType];
+    return NVML_SUCCESS;
+}
+
+#ifndef FAKE_NVML_OLD_DRIVER
+nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t d, unsigned int *corr, unsigned int *unc, unsigned int *pending,
+                                       unsigned int *failure) {
+    DEVICE_OR_RETURN(d, i);
+    if (!corr || !unc || !pending || !failure) return NVML_ERROR_INVALID_ARGUMENT;
+    *corr = i == 0 ? 0 : 1;
+    *unc = i == 0 ? 0 : 2;
+    *pending = i == 0 ? 0 : 1;
+    *failure = i == 0 ? 0 : 1;
+    return NVML_SUCCESS;
+}
+#endif
+
+nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t d, unsigned int *v) {
+    DEVICE_OR_RETURN(d, i); OUT_OR_RETURN(v); *v = i == 0 ? 5 : 4; return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t d, unsigned int *v) {
+    DEVICE_OR_RETURN(d, i); OUT_OR_RETURN(v); *v = 5; return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t d, unsigned int *v) {
+    DEVICE_OR_RETURN(d, i); OUT_OR_RETURN(v); *v = i == 0 ? 16 : 8; return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t d, unsigned int *v) {
+    DEVICE_OR_RETURN(d, i); OUT_OR_RETURN(v); *v = 16; return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t d, unsigned int link, int *active) {
+    DEVICE_OR_RETURN(d, i);
+    OUT_OR_RETURN(active);
+    if (i == 1) return NVML_ERROR_NOT_SUPPORTED;
+    if (link >= 18) return NVML_ERROR_INVALID_ARGUMENT;
+    *active = link == 3 ? 0 : 1;
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t d, int *mode) {
+    DEVICE_OR_RETURN(d, i);
+    OUT_OR_RETURN(mode);
+    if (i == 1) return NVML_ERROR_NO_PERMISSION;
+    *mode = 1;
+    return NVML_SUCCESS;
+}

@@ -1,0 +1,95 @@
+package dev.railyard.nativelib;
+
+import org.junit.jupiter.api.Assumptions;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+/**
+ * src/test/c/fake_nvml.c built into a libnvidia-ml.so.1 with gcc, plus handles to its test controls. The test keeps
+ * its own lookup open, so the library stays loaded (and its state kept) while FfmNvml sessions come and go.
+ */
+// Restricted FFM calls are this package's purpose; the jar and surefire enable native access.
+@SuppressWarnings("restricted")
+public final class FakeNvmlLibrary implements AutoCloseable {
+
+    private static final Path SOURCE = Path.of("src/test/c/fake_nvml.c");
+
+    private final Path path;
+    private final Arena arena = Arena.ofShared();
+    private final MethodHandle setInitResult;
+    private final MethodHandle setLostGpu;
+    private final MethodHandle refcount;
+
+    private FakeNvmlLibrary(Path path) {
+        this.path = path;
+        SymbolLookup lookup = SymbolLookup.libraryLookup(path, arena);
+        Linker linker = Linker.nativeLinker();
+        setInitResult = linker.downcallHandle(lookup.findOrThrow("fake_nvml_set_init_result"),
+                FunctionDescriptor.ofVoid(JAVA_INT));
+        setLostGpu = linker.downcallHandle(lookup.findOrThrow("fake_nvml_set_lost_gpu"),
+                FunctionDescriptor.ofVoid(JAVA_INT));
+        refcount = linker.downcallHandle(lookup.findOrThrow("fake_nvml_refcount"), FunctionDescriptor.of(JAVA_INT));
+    }
+
+    /** Builds the fake into dir/libnvidia-ml.so.1; skips the calling test when there is no gcc. */
+    public static FakeNvmlLibrary build(Path dir, String... defines) throws IOException, InterruptedException {
+        Assumptions.assumeTrue(gccPresent(), "gcc is not installed: the fake NVML cannot be built");
+        Path lib = dir.resolve("libnvidia-ml.so.1");
+        List<String> argv = new ArrayList<>(List.of("gcc", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC"));
+        for (String d : defines) argv.add("-D" + d);
+        argv.addAll(List.of("-o", lib.toString(), SOURCE.toString()));
+        Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IllegalStateException("gcc timed out");
+        }
+        if (p.exitValue() != 0) throw new IllegalStateException("gcc failed: " + out);
+        return new FakeNvmlLibrary(lib);
+    }
+
+    private static boolean gccPresent() {
+        try {
+            Process p = new ProcessBuilder("gcc", "--version").redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException | InterruptedException e) {
+            return false;
+        }
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    /** What the fake's nvmlInit_v2 returns from now on (0 = NVML_SUCCESS). */
+    public void setInitResult(int nvmlReturn) throws Throwable {
+        setInitResult.invokeExact(nvmlReturn);
+    }
+
+    /** Adds a third GPU whose handle answers NVML_ERROR_GPU_IS_LOST. */
+    public void setLostGpu(boolean on) throws Throwable {
+        setLostGpu.invokeExact(on ? 1 : 0);
+    }
+
+    /** nvmlInit_v2 calls not yet matched by nvmlShutdown. */
+    public int refcount() throws Throwable {
+        return (int) refcount.invokeExact();
+    }
+
+    @Override
+    public void close() {
+        arena.close();
+    }
+}

@@ -1,0 +1,183 @@
+package dev.railyard.nativelib;
+
+import dev.railyard.model.Gpu;
+import dev.railyard.model.Gpu.ClockEvent;
+import dev.railyard.model.Gpu.EccCounts;
+import dev.railyard.model.Gpu.Memory;
+import dev.railyard.model.Gpu.NvLink;
+import dev.railyard.model.Gpu.RemappedRows;
+import dev.railyard.model.GpuInventory.NvmlSystem;
+import dev.railyard.model.PcieLink;
+import dev.railyard.model.Reading;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** FfmNvml against src/test/c/fake_nvml.c, whose two GPUs' values are stated in that file. */
+class FfmNvmlTest {
+
+    @TempDir
+    static Path dir;
+
+    static FakeNvmlLibrary fake;
+
+    @BeforeAll
+    static void buildFake() throws Exception {
+        fake = FakeNvmlLibrary.build(dir);
+    }
+
+    @AfterAll
+    static void unload() {
+        if (fake != null) fake.close();
+    }
+
+    @AfterEach
+    void resetFake() throws Throwable {
+        fake.setInitResult(0);
+        fake.setLostGpu(false);
+    }
+
+    private static FfmNvml open() {
+        NvmlLoad load = FfmNvml.open(fake.path());
+        assertThat(load).isInstanceOf(NvmlLoad.Ready.class);
+        return ((NvmlLoad.Ready) load).nvml();
+    }
+
+    @Test
+    void readsDriverCudaAndNvmlVersions() {
+        try (FfmNvml nvml = open()) {
+            assertThat(nvml.system()).isEqualTo(Reading.of(new NvmlSystem("550.90.07", "12.4", "12.550.90.07")));
+        }
+    }
+
+    @Test
+    void readsEveryFieldOfAFullySupportedGpu() {
+        try (FfmNvml nvml = open()) {
+            List<Gpu> gpus = nvml.gpus().optional().orElseThrow();
+            assertThat(gpus).hasSize(2);
+            Gpu g = gpus.get(0);
+            assertThat(g.index()).isZero();
+            assertThat(g.pciAddress()).isEqualTo("0000:1b:00.0");
+            assertThat(g.source()).isEqualTo(Gpu.Source.NVML);
+            assertThat(g.name()).isEqualTo(Reading.of("NVIDIA H100 80GB HBM3"));
+            assertThat(g.uuid()).isEqualTo(Reading.of("GPU-6b5f8a8e-0d9c-4f3e-9a52-1c2d3e4f5a6b"));
+            assertThat(g.memory()).isEqualTo(Reading.of(new Memory(85520809984L, 557056000L)));
+            assertThat(g.temperatureC()).isEqualTo(Reading.of(34));
+            assertThat(g.slowdownTemperatureC()).isEqualTo(Reading.of(87));
+            assertThat(g.powerWatts()).isEqualTo(Reading.of(71.234));
+            assertThat(g.powerLimitWatts()).isEqualTo(Reading.of(700.0));
+            assertThat(g.smClockMhz()).isEqualTo(Reading.of(1980));
+            assertThat(g.clockEvents()).isEqualTo(Reading.of(List.of(ClockEvent.GPU_IDLE, ClockEvent.SW_POWER_CAP)));
+            assertThat(g.ecc()).isEqualTo(Reading.of(new EccCounts(0, 0, 0, 0)));
+            assertThat(g.remappedRows()).isEqualTo(Reading.of(new RemappedRows(0, 0, false, false)));
+            assertThat(g.pcieLink()).isEqualTo(Reading.of(new PcieLink(5, 5, 16, 16)));
+            assertThat(g.nvlinks()).isEqualTo(Reading.of(
+                    IntStream.range(0, 18).mapToObj(l -> new NvLink(l, l != 3)).toList()));
+            assertThat(g.persistenceMode()).isEqualTo(Reading.of(true));
+        }
+    }
+
+    @Test
+    void unsupportedFieldsAreAbsentAndErrorsCarryNvmlsText() {
+        try (FfmNvml nvml = open()) {
+            Gpu g = nvml.gpus().optional().orElseThrow().get(1);
+            assertThat(g.pciAddress()).isEqualTo("0000:9a:00.0");
+            assertThat(g.name()).isEqualTo(Reading.of("NVIDIA L40S"));
+            assertThat(g.memory()).isEqualTo(Reading.of(new Memory(48305799168L, 1234567168L)));
+            assertThat(g.slowdownTemperatureC()).isEqualTo(Reading.absent("not supported by this GPU"));
+            assertThat(g.powerWatts()).isEqualTo(Reading.absent("not supported by this GPU"));
+            assertThat(g.powerLimitWatts()).isEqualTo(Reading.of(350.0));
+            assertThat(g.clockEvents()).isEqualTo(Reading.of(List.of(ClockEvent.HW_THERMAL_SLOWDOWN)));
+            assertThat(g.ecc()).isEqualTo(Reading.of(new EccCounts(5, 2, 17, 3)));
+            assertThat(g.remappedRows()).isEqualTo(Reading.of(new RemappedRows(1, 2, true, true)));
+            assertThat(g.pcieLink()).isEqualTo(Reading.of(new PcieLink(4, 5, 8, 16)));
+            assertThat(g.pcieLink().optional().orElseThrow().degraded()).isTrue();
+            assertThat(g.nvlinks()).isEqualTo(Reading.of(List.of()));
+            assertThat(g.persistenceMode())
+                    .isEqualTo(Reading.failed("nvmlDeviceGetPersistenceMode", "Insufficient Permissions"));
+        }
+    }
+
+    @Test
+    void aGpuWhoseHandleIsLostIsListedWithTheReason() throws Throwable {
+        fake.setLostGpu(true);
+        try (FfmNvml nvml = open()) {
+            List<Gpu> gpus = nvml.gpus().optional().orElseThrow();
+            assertThat(gpus).hasSize(3);
+            Gpu lost = gpus.get(2);
+            assertThat(lost.index()).isEqualTo(2);
+            assertThat(lost.pciAddress()).isEqualTo("unknown");
+            assertThat(lost.name()).isEqualTo(Reading.failed("nvmlDeviceGetHandleByIndex_v2", "GPU is lost"));
+            assertThat(lost.ecc()).isEqualTo(Reading.failed("nvmlDeviceGetHandleByIndex_v2", "GPU is lost"));
+            assertThat(gpus.get(1).name()).isEqualTo(Reading.of("NVIDIA L40S"));
+        }
+    }
+
+    @Test
+    void initFailureIsUnavailableWithNvmlsText() throws Throwable {
+        fake.setInitResult(9); // NVML_ERROR_DRIVER_NOT_LOADED
+        assertThat(FfmNvml.open(fake.path()))
+                .isEqualTo(new NvmlLoad.Unavailable("nvmlInit_v2 failed: Driver Not Loaded"));
+        assertThat(fake.refcount()).isZero();
+    }
+
+    @Test
+    void closeShutsNvmlDown() throws Throwable {
+        FfmNvml nvml = open();
+        assertThat(fake.refcount()).isEqualTo(1);
+        nvml.close();
+        nvml.close();
+        assertThat(fake.refcount()).isZero();
+    }
+
+    @Test
+    void aMissingLibraryIsUnavailableNotACrash() {
+        Path missing = dir.resolve("nowhere/libnvidia-ml.so.1");
+        assertThat(Files.exists(missing)).isFalse();
+        NvmlLoad load = FfmNvml.open(missing);
+        assertThat(load).isInstanceOfSatisfying(NvmlLoad.Unavailable.class,
+                u -> assertThat(u.reason()).startsWith("cannot load " + missing));
+    }
+
+    @Test
+    void anOldDriverFallsBackToTheOlderCallsAndLacksOnlyWhatItLacks(@TempDir Path oldDir) throws Exception {
+        try (FakeNvmlLibrary old = FakeNvmlLibrary.build(oldDir, "FAKE_NVML_OLD_DRIVER")) {
+            NvmlLoad load = FfmNvml.open(old.path());
+            try (FfmNvml nvml = ((NvmlLoad.Ready) load).nvml()) {
+                assertThat(nvml.system()).isEqualTo(Reading.of(new NvmlSystem("550.90.07", "11.8", "12.550.90.07")));
+                Gpu g = nvml.gpus().optional().orElseThrow().get(0);
+                assertThat(g.clockEvents()).isEqualTo(Reading.of(List.of(ClockEvent.HW_SLOWDOWN)));
+                assertThat(g.remappedRows())
+                        .isEqualTo(Reading.absent("nvmlDeviceGetRemappedRows is not in this driver's NVML"));
+                assertThat(g.ecc()).isEqualTo(Reading.of(new EccCounts(0, 0, 0, 0)));
+                assertThat(g.name()).isEqualTo(Reading.of("NVIDIA H100 80GB HBM3"));
+            }
+        }
+    }
+
+    @Test
+    void structLayoutsMatchNvmlH() {
+        assertThat(NvmlLayouts.PCI_INFO.byteSize()).isEqualTo(68);
+        assertThat(NvmlLayouts.PCI_BUS_ID_OFFSET).isEqualTo(36);
+        assertThat(NvmlLayouts.MEMORY.byteSize()).isEqualTo(24);
+        assertThat(NvmlLayouts.MEMORY_USED_OFFSET).isEqualTo(16);
+    }
+
+    @Test
+    void busIdsAreNormalisedToTheSysfsForm() {
+        assertThat(NvmlDeviceReader.normaliseBusId("00000000:17:00.0")).isEqualTo("0000:17:00.0");
+        assertThat(NvmlDeviceReader.normaliseBusId("00000000:9A:00.0")).isEqualTo("0000:9a:00.0");
+        assertThat(NvmlDeviceReader.normaliseBusId("0000:C1:00.0")).isEqualTo("0000:c1:00.0");
+        assertThat(NvmlDeviceReader.normaliseBusId("00010002:01:00.0")).isEqualTo("00010002:01:00.0");
+        assertThat(NvmlDeviceReader.normaliseBusId("garbage")).isEqualTo("garbage");
+    }
+}

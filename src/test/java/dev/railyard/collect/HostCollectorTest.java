@@ -140,6 +140,26 @@ class HostCollectorTest {
         assertThat(collect().memlock()).isEqualTo(Reading.failed("proc/self/limits", "not a number: \"lots\""));
     }
 
+    /** Seeded truncations and byte garbles of every real limits/os-release sample: a Reading, never an exception. */
+    @Test
+    void garbledRealSamplesNeverThrow() throws Exception {
+        java.util.Random random = new java.util.Random(42);
+        String[] samples = {sample("/trees/host/procfs-proc-26231-limits.txt"),
+                sample("/trees/host/procfs-proc-26232-limits.txt"),
+                sample("/trees/host/node_exporter-usr-lib-os-release.txt")};
+        for (int round = 0; round < 300; round++) {
+            char[] text = samples[round % samples.length].toCharArray();
+            int cut = random.nextInt(text.length + 1);
+            for (int g = random.nextInt(4); g > 0 && cut > 0; g--) text[random.nextInt(cut)] = (char) random.nextInt(128);
+            String garbled = new String(text, 0, cut);
+            put("proc/self/limits", garbled);
+            put("etc/os-release", garbled);
+            HostInfo host = collect();
+            assertThat(host.memlock()).isNotNull();
+            assertThat(host.os()).isNotNull();
+        }
+    }
+
     @Test
     void liveRootCollectsWithoutExceptions() {
         HostInfo host = new HostCollector().collect(HostRoot.live());

@@ -5,6 +5,7 @@ import java.util.List;
 /**
  * A PCI function from /sys/bus/pci/devices. {@code upstreamPath} lists the bridges from the host bridge
  * (e.g. "pci0000:00") down to the device's parent, which is what PCIe affinity is computed from.
+ * {@code virtualFunction} is true for an SR-IOV VF (it has a physfn link); ids are -1 when unreadable.
  */
 public record PciDevice(
         String address,
@@ -14,13 +15,20 @@ public record PciDevice(
         Reading<String> driver,
         Reading<Integer> numaNode,
         Reading<PcieLink> link,
-        List<String> upstreamPath) {
+        List<String> upstreamPath,
+        boolean virtualFunction) {
 
     public static final int VENDOR_NVIDIA = 0x10de;
     public static final int VENDOR_MELLANOX = 0x15b3;
 
     public PciDevice {
         upstreamPath = List.copyOf(upstreamPath);
+    }
+
+    /** A physical function (or a device without SR-IOV); kept so callers written before VFs were told apart compile. */
+    public PciDevice(String address, int vendorId, int deviceId, int classCode, Reading<String> driver,
+                     Reading<Integer> numaNode, Reading<PcieLink> link, List<String> upstreamPath) {
+        this(address, vendorId, deviceId, classCode, driver, numaNode, link, upstreamPath, false);
     }
 
     /** Base class 0x03 (display / 3D controller) from NVIDIA. */

@@ -111,22 +111,16 @@ class PciCollectorTest {
     }
 
     @Test
-    void hundredsOfDevicesAreReadQuickly() {
+    void readsEveryFunctionOfALargeTree() {
         PciTree tree = new PciTree(dir);
         for (int bus = 1; bus <= 64; bus++) {
             for (int fn = 0; fn < 8; fn++) {
                 tree.nic(String.format("pci0000:%02x/0000:%02x:01.0/0000:%02x:00.%d", bus * 2, bus * 2, bus * 2 + 1, fn), 0);
             }
         }
-        HostRoot root = HostRoot.at(dir);
-        new PciCollector().collect(root); // warm the JIT and the page cache
-        long start = System.nanoTime();
-        List<PciDevice> all = new PciCollector().collect(root);
-        long millis = (System.nanoTime() - start) / 1_000_000;
-        System.out.println("PciCollector: " + all.size() + " functions in " + millis + " ms");
+        List<PciDevice> all = new PciCollector().collect(HostRoot.at(dir));
+        // speed is measured as a benchmark (docs/benchmarks.md), never asserted in a test
         assertThat(all).hasSize(64 * 8 + 64);
-        // A loose bound: the build machine is shared; the printed time is the measurement.
-        assertThat(millis).isLessThan(5000);
     }
 
     @Test

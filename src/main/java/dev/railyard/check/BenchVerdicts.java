@@ -1,0 +1,157 @@
+package dev.railyard.check;
+
+import dev.railyard.bench.nccltests.NcclNet;
+import dev.railyard.bench.nccltests.NcclTestsResult;
+import dev.railyard.bench.nccltests.NcclTestsRow;
+import dev.railyard.bench.nccltests.NcclTestsRun;
+import dev.railyard.bench.perftest.BwRow;
+import dev.railyard.bench.perftest.LatencyRow;
+import dev.railyard.bench.perftest.PerftestFailure;
+import dev.railyard.bench.perftest.PerftestResult;
+import dev.railyard.model.Finding;
+import dev.railyard.model.Severity;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/** Turns parsed benchmark results into the bench.* findings of PRODUCT.md. Pure: no I/O. */
+public final class BenchVerdicts {
+
+    public static final String RDMA_BW = "bench.rdma.bw";
+    public static final String RDMA_LAT = "bench.rdma.lat";
+    public static final String NCCL_BUSBW = "bench.nccl.busbw";
+
+    /** Standard Ethernet / InfiniBand data rates a port can train down to, in Gb/s. */
+    private static final double[] RATES = {1, 10, 25, 40, 50, 56, 100, 200, 400, 800};
+
+    private BenchVerdicts() {}
+
+    /**
+     * Average bandwidth at the largest message size against the link's data rate. A bidirectional run reports
+     * both directions added up, so it is judged against twice the rate. A result that sits near the full rate
+     * of a lower standard speed says the link trained down (the seeds' ~1139 MB/s on 40G: a bad cable).
+     */
+    public static Finding rdmaBandwidth(String subject, PerftestResult r, double linkGbps, double efficiency) {
+        String expected = String.format(Locale.ROOT, ">= %.0f%% of %s Gb/s", efficiency * 100, fmt(linkGbps));
+        Optional<Finding> failed = failure(RDMA_BW, subject, r, expected);
+        if (failed.isPresent()) return failed.get();
+        Optional<BwRow> row = r.largestBandwidthRow();
+        if (row.isEmpty()) {
+            return new Finding(RDMA_BW, Severity.UNKNOWN, subject, "no bandwidth table in the output", expected,
+                    "rerun ib_write_bw and keep its whole output");
+        }
+        boolean bidir = r.header().map(h -> h.bidirectional()).orElse(false);
+        double capacity = linkGbps * (bidir ? 2 : 1);
+        double gbps = row.get().averageGbps();
+        double eff = gbps / capacity;
+        String observed = String.format(Locale.ROOT, "%s %s = %.1f Gb/s at %d B = %.1f%% of %s Gb/s%s",
+                fmt(row.get().average()), row.get().unit().label(), gbps, row.get().bytes(), eff * 100,
+                fmt(capacity), bidir ? " (bidirectional)" : "");
+        if (eff >= efficiency) return Finding.pass(RDMA_BW, subject, observed, expected);
+        double perDirection = gbps / (bidir ? 2 : 1);
+        for (int i = RATES.length - 1; i >= 0; i--) {
+            double rate = RATES[i];
+            if (rate < linkGbps && perDirection <= rate && perDirection >= rate * 0.8) {
+                return new Finding(RDMA_BW, Severity.FAIL, subject,
+                        observed + "; matches a link negotiated at " + fmt(rate) + "G",
+                        expected, "negotiated " + fmt(rate) + "G: replace the cable (QSFP/DAC) and check the "
+                        + "port rate with `ibstat` or `ethtool <netdev>`");
+            }
+        }
+        return new Finding(RDMA_BW, Severity.FAIL, subject, observed, expected,
+                "pin both sides to the HCA's NUMA node (numactl), check the PCIe link width/speed, MTU and the "
+                        + "CPU governor, then rerun");
+    }
+
+    /** The headline latency (t_typical, else t_avg) of the smallest message size against the spec. */
+    public static Finding rdmaLatency(String subject, PerftestResult r, double specUs) {
+        String expected = "<= " + fmt(specUs) + " µs";
+        Optional<Finding> failed = failure(RDMA_LAT, subject, r, expected);
+        if (failed.isPresent()) return failed.get();
+        Optional<LatencyRow> row = r.smallestLatencyRow();
+        if (row.isEmpty() || row.get().headlineUs().isEmpty()) {
+            return new Finding(RDMA_LAT, Severity.UNKNOWN, subject, "no latency table in the output", expected,
+                    "rerun ib_write_lat and keep its whole output");
+        }
+        double us = row.get().headlineUs().getAsDouble();
+        String observed = fmt(us) + " µs at " + row.get().bytes() + " B";
+        if (us <= specUs) return Finding.pass(RDMA_LAT, subject, observed, expected);
+        return new Finding(RDMA_LAT, Severity.FAIL, subject, observed, expected,
+                "set the CPU governor to performance, pin to the HCA's NUMA node, and check the path for extra "
+                        + "switch hops or PFC pauses");
+    }
+
+    private static Optional<Finding> failure(String id, String subject, PerftestResult r, String expected) {
+        if (!r.failed()) return Optional.empty();
+        PerftestFailure f = r.failures().stream()
+                .filter(x -> x.kind() != PerftestFailure.Kind.RUN_FAILED).findFirst()
+                .orElse(r.failures().getFirst());
+        return Optional.of(new Finding(id, Severity.FAIL, subject,
+                "perftest failed at line " + f.lineNumber() + ": " + f.kind().meaning() + " (" + f.detail() + ")",
+                expected, f.fix()));
+    }
+
+    /**
+     * One finding per concern for every run in the output: busbw at the largest size (not nccl-tests'
+     * sweep average, which small sizes drag down), data errors, and the transport NCCL chose.
+     */
+    public static List<Finding> ncclBusbw(String subject, NcclTestsResult r, Optional<Double> expectedGBps,
+                                          boolean fabricExpected) {
+        List<Finding> out = new ArrayList<>();
+        List<NcclTestsRun> runs = r.runs();
+        for (int i = 0; i < runs.size(); i++) {
+            String s = runs.size() == 1 ? subject : subject + " run " + (i + 1);
+            out.add(busbw(s, runs.get(i), expectedGBps));
+            long wrong = runs.get(i).totalWrong();
+            boolean oobFailed = runs.get(i).outOfBoundsOk().map(ok -> !ok).orElse(false);
+            if (wrong > 0 || oobFailed) {
+                out.add(new Finding(NCCL_BUSBW, Severity.FAIL, s,
+                        wrong + " wrong values" + (oobFailed ? ", out of bounds values FAILED" : ""),
+                        "#wrong = 0", "data came back corrupted: check `dmesg` for Xid/ECC errors on the GPUs "
+                        + "and rerun with one GPU pair at a time to find the bad one"));
+            }
+        }
+        transport(subject, r.net(), fabricExpected).ifPresent(out::add);
+        if (runs.isEmpty() && out.isEmpty()) {
+            out.add(new Finding(NCCL_BUSBW, Severity.UNKNOWN, subject, "no result table in the output",
+                    expectedGBps.map(e -> ">= " + fmt(e) + " GB/s busbw").orElse("a result table"),
+                    "rerun the nccl-tests binary and keep its whole output"));
+        }
+        return out;
+    }
+
+    private static Finding busbw(String s, NcclTestsRun run, Optional<Double> expectedGBps) {
+        Optional<NcclTestsRow> big = run.largest();
+        String expected = expectedGBps.map(e -> ">= " + fmt(e) + " GB/s busbw at the largest size")
+                .orElse("no busbw expectation in the spec");
+        if (big.isEmpty()) {
+            return new Finding(NCCL_BUSBW, Severity.UNKNOWN, s, "the table has no rows", expected, "");
+        }
+        double busbw = big.get().outOfPlace().busbwGBps();
+        String observed = fmt(busbw) + " GB/s busbw at " + big.get().sizeBytes() + " B";
+        if (expectedGBps.isEmpty()) return new Finding(NCCL_BUSBW, Severity.INFO, s, observed, expected, "");
+        if (busbw >= expectedGBps.get()) return Finding.pass(NCCL_BUSBW, s, observed, expected);
+        return new Finding(NCCL_BUSBW, Severity.FAIL, s, observed, expected,
+                "check that NCCL uses every HCA (NCCL_IB_HCA), GPUDirect RDMA (nvidia-peermem loaded), and each "
+                        + "port's rate with `rdma link show`");
+    }
+
+    private static Optional<Finding> transport(String subject, NcclNet net, boolean fabricExpected) {
+        Optional<NcclNet.Transport> t = net.transport();
+        if (!fabricExpected || t.isEmpty() || t.get() != NcclNet.Transport.SOCKET) return Optional.empty();
+        String why = net.ibverbsMissing() ? " after \"Failed to open libibverbs.so\""
+                : net.ibNoDevice() ? " after \"NET/IB : No device found.\"" : "";
+        return Optional.of(new Finding(NCCL_BUSBW, Severity.FAIL, subject,
+                "NCCL used NET/Socket" + (net.socketInterfaces().isEmpty() ? "" : " over "
+                        + String.join(",", net.socketInterfaces())) + why,
+                "NET/IB over the RDMA fabric",
+                "install rdma-core (libibverbs), check `rdma link show` lists ACTIVE ports, set NCCL_IB_HCA to the "
+                        + "fabric HCAs, and load nvidia-peermem for GPUDirect RDMA"));
+    }
+
+    private static String fmt(double v) {
+        return v == Math.rint(v) ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.2f", v);
+    }
+}

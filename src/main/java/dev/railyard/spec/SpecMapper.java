@@ -78,7 +78,7 @@ final class SpecMapper {
         Expect d = Expect.defaults();
         double efficiency = m.get("rdma_bw_efficiency").map(n -> {
             double v = n.asDouble();
-            if (!(v > 0 && v <= 1)) throw n.error(v + " is not in (0, 1]; write 0.90 for 90 %");
+            if (!(v > 0 && v <= 1)) throw n.error(n.asString() + " is not in (0, 1]; write 0.90 for 90 %");
             return v;
         }).orElse(d.rdmaBwEfficiency());
         return new Expect(efficiency,
@@ -95,13 +95,13 @@ final class SpecMapper {
 
     static double positive(SpecNode n) {
         double v = n.asDouble();
-        if (v <= 0) throw n.error(v + " must be greater than 0");
+        if (v <= 0) throw n.error(n.asString() + " must be greater than 0");
         return v;
     }
 
     private static double inRange(SpecNode n, double lo, double hi) {
         double v = n.asDouble();
-        if (v < lo || v > hi) throw n.error(v + " is out of range " + (int) lo + ".." + (int) hi);
+        if (v < lo || v > hi) throw n.error(n.asString() + " is out of range " + (int) lo + ".." + (int) hi);
         return v;
     }
 

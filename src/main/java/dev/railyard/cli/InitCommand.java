@@ -26,9 +26,10 @@ import java.util.concurrent.Callable;
 @Command(name = "init",
         mixinStandardHelpOptions = true,
         description = {
-                "Write a starter cluster spec from this node's inventory: this node, its GPUs (model, count,",
-                "driver, CUDA), one compute network per ACTIVE RDMA port (link layer, rate, MTU, netdev, address,",
-                "device:port) and a guess at the management network, with comments and TODOs for the rest.",
+                "Write a starter cluster spec from this node's inventory: this node, its GPUs",
+                "(model, count, driver, CUDA), one compute network per ACTIVE RDMA port (link",
+                "layer, rate, MTU, netdev, address, device:port) and a guess at the management",
+                "network, with comments, and TODOs where the other nodes go.",
                 "",
                 "The spec goes to standard output unless --out names a file."},
         footer = {"", "Examples:",

@@ -46,7 +46,12 @@ public final class SpecWriter {
         out.add("cluster: " + scalar(spec.cluster()));
         out.add("");
         nodes(spec, starter, out);
-        spec.gpus().ifPresent(g -> gpus(g, out));
+        spec.gpus().ifPresentOrElse(g -> gpus(g, out), () -> {
+            if (!starter) return;
+            out.add("# The GPUs each node should have, as nvidia-smi -L names them, e.g.:");
+            out.add("# gpus: {model: \"Tesla V100-PCIE-16GB\", per_node: 2}");
+            out.add("");
+        });
         networks(spec, starter, out);
         expect(spec.expect(), out);
         return String.join("\n", out) + "\n";

@@ -15,6 +15,7 @@ import dev.railyard.model.NetInterface.RdmaPortRef;
 import dev.railyard.model.NodeInventory;
 import dev.railyard.model.RdmaDevice;
 import dev.railyard.model.RdmaPort;
+import dev.railyard.model.Reading;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -98,7 +99,12 @@ public record StarterSpec(ClusterSpec spec, List<String> todos) {
 
     private static Optional<Gpus> gpus(GpuInventory inventory, List<String> todos) {
         if (inventory.gpus().isEmpty()) {
-            todos.add("no GPU was found on this node (" + inventory.nvml().describe() + "): add 'gpus' by hand");
+            String why = switch (inventory.nvml()) {
+                case Reading.Absent<GpuInventory.NvmlSystem>(String reason) -> " (" + reason + ")";
+                case Reading.Failed<GpuInventory.NvmlSystem>(String path, String cause) -> " (" + path + ": " + cause + ")";
+                case Reading.Present<GpuInventory.NvmlSystem> p -> "";
+            };
+            todos.add("no GPU was found on this node" + why + ": add 'gpus' by hand");
             return Optional.empty();
         }
         Map<String, Long> byModel = inventory.gpus().stream()

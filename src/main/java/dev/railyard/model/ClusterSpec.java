@@ -1,12 +1,14 @@
 package dev.railyard.model;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * What the cluster should look like: nodes, expected GPUs, networks with per-node bindings, and thresholds.
- * Read by {@code spec.SpecReader} from YAML; {@code source} is the file it came from (for messages).
+ * Read by {@code spec.SpecReader} from YAML (schema: docs/spec.md); {@code source} is the file it came from.
  */
 public record ClusterSpec(
         String cluster,
@@ -25,9 +27,27 @@ public record ClusterSpec(
         return nodes.stream().filter(n -> n.name().equals(name)).findFirst();
     }
 
-    public record Node(String name, String address, Optional<String> bmc) {}
+    public Optional<Network> network(String name) {
+        return networks.stream().filter(n -> n.name().equals(name)).findFirst();
+    }
 
-    /** Expected GPUs on every node; driver and CUDA are optional pins. */
+    /**
+     * The GPUs one node should have: its own {@code gpus} when it has one (mixed clusters such as T4 + P4),
+     * else the cluster-wide ones. A node override without driver/cuda pins inherits the cluster's pins.
+     */
+    public Optional<Gpus> gpusFor(String nodeName) {
+        Optional<Gpus> own = node(nodeName).flatMap(Node::gpus);
+        if (own.isEmpty()) return gpus;
+        Gpus o = own.get();
+        return Optional.of(new Gpus(o.model(), o.perNode(),
+                o.driver().or(() -> gpus.flatMap(Gpus::driver)),
+                o.cuda().or(() -> gpus.flatMap(Gpus::cuda))));
+    }
+
+    /** A machine: {@code address} is how to reach it (management IPv4 or a resolvable host name). */
+    public record Node(String name, String address, Optional<String> bmc, Optional<Gpus> gpus) {}
+
+    /** Expected GPUs per node; driver and CUDA are optional pins. */
     public record Gpus(String model, int perNode, Optional<String> driver, Optional<String> cuda) {}
 
     public enum Role { MANAGEMENT, COMPUTE, STORAGE }
@@ -36,6 +56,7 @@ public record ClusterSpec(
 
     public enum IpoibMode { DATAGRAM, CONNECTED }
 
+    /** One network; {@code bind} keeps the file's node order (node name to binding). */
     public record Network(
             String name,
             Role role,
@@ -47,14 +68,17 @@ public record ClusterSpec(
             Map<String, Binding> bind) {
 
         public Network {
-            bind = Map.copyOf(bind);
+            bind = Collections.unmodifiableMap(new LinkedHashMap<>(bind));
         }
     }
 
-    /** Where a network lands on one node: the netdev, the RDMA device:port and the address (CIDR or bare). */
+    /** Where a network lands on one node: the netdev, the RDMA device:port and the bare IPv4 address. */
     public record Binding(String netdev, Optional<NetInterface.RdmaPortRef> rdma, Optional<String> address) {}
 
-    /** Pass/fail thresholds. Defaults follow the seeds and NVIDIA's multi-node certification bar. */
+    /**
+     * Pass/fail thresholds. Defaults follow the seeds and NVIDIA's multi-node certification bar.
+     * {@code ncclBusbwGBps} is in GB/s as nccl-tests prints it; {@code storageSeqMBps} in MB/s.
+     */
     public record Expect(
             double rdmaBwEfficiency,
             double rdmaLatencyUs,

@@ -1,0 +1,143 @@
+package dev.railyard.spec;
+
+import dev.railyard.model.ClusterSpec.Binding;
+import dev.railyard.model.ClusterSpec.IpoibMode;
+import dev.railyard.model.ClusterSpec.LinkLayer;
+import dev.railyard.model.ClusterSpec.Network;
+import dev.railyard.model.ClusterSpec.Role;
+import dev.railyard.model.NetInterface.RdmaPortRef;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Maps {@code networks}: roles, link settings, subnet, and each node's binding (netdev, rdma port, address). */
+final class NetworkMapper {
+
+    static final List<String> NETWORK_KEYS =
+            List.of("name", "role", "link_layer", "rate_gbps", "mtu", "subnet", "ipoib_mode", "bind");
+    static final List<String> BINDING_KEYS = List.of("netdev", "rdma", "address");
+    /** The IPv4 minimum and the IPoIB connected-mode maximum. */
+    static final int MTU_MIN = 68;
+    static final int MTU_MAX = 65520;
+
+    private static final Pattern RDMA_PORT = Pattern.compile("([A-Za-z0-9][A-Za-z0-9_.-]*):([0-9]{1,3})");
+    /** Linux IFNAMSIZ is 16 with the NUL: at most 15 characters, no '/' and no whitespace. */
+    private static final Pattern NETDEV = Pattern.compile("[^/\\s]{1,15}");
+
+    List<Network> map(SpecNode list, Set<String> nodeNames) {
+        List<Network> networks = new ArrayList<>();
+        Map<String, Integer> lines = new HashMap<>();
+        for (SpecNode item : list.asList()) {
+            SpecNode.SpecMap m = item.asMap(NETWORK_KEYS);
+            SpecNode nameNode = m.require("name");
+            String name = SpecMapper.name(nameNode);
+            if (lines.containsKey(name)) {
+                throw nameNode.error("duplicate network name \"" + name + "\" (first at line " + lines.get(name) + ")");
+            }
+            lines.put(name, nameNode.line());
+            networks.add(network(name, m, nodeNames));
+        }
+        return networks;
+    }
+
+    private Network network(String name, SpecNode.SpecMap m, Set<String> nodeNames) {
+        Role role = m.require("role").asEnum(Role.class);
+        Optional<LinkLayer> linkLayer = m.get("link_layer").map(n -> n.asEnum(LinkLayer.class));
+        Optional<Double> rate = m.get("rate_gbps").map(SpecMapper::positive);
+        Optional<Integer> mtu = m.get("mtu").map(NetworkMapper::mtu);
+        Optional<Ipv4Cidr> subnet = m.get("subnet").map(NetworkMapper::subnet);
+        Optional<IpoibMode> ipoib = m.get("ipoib_mode").map(n -> {
+            IpoibMode mode = n.asEnum(IpoibMode.class);
+            if (linkLayer.isPresent() && linkLayer.get() != LinkLayer.INFINIBAND) {
+                throw n.error("applies only to link_layer: infiniband (IPoIB)");
+            }
+            return mode;
+        });
+        Map<String, Binding> bind = m.get("bind").map(b -> bind(b, nodeNames, subnet)).orElse(Map.of());
+        return new Network(name, role, linkLayer, rate, mtu, subnet.map(Ipv4Cidr::toString), ipoib, bind);
+    }
+
+    private static int mtu(SpecNode n) {
+        int v = n.asInt();
+        if (v < MTU_MIN || v > MTU_MAX) throw n.error(v + " is out of range " + MTU_MIN + ".." + MTU_MAX);
+        return v;
+    }
+
+    private static Ipv4Cidr subnet(SpecNode n) {
+        String text = n.asString();
+        Ipv4Cidr cidr = Ipv4Cidr.parse(text)
+                .orElseThrow(() -> n.error("\"" + text + "\" is not an IPv4 CIDR such as 10.0.0.0/24"));
+        if (!cidr.isNetwork()) {
+            throw n.error("\"" + text + "\" has host bits set; did you mean " + cidr.network() + "?");
+        }
+        return cidr;
+    }
+
+    private Map<String, Binding> bind(SpecNode node, Set<String> nodeNames, Optional<Ipv4Cidr> subnet) {
+        Map<String, Binding> bind = new LinkedHashMap<>();
+        Map<Integer, String> addressOwners = new HashMap<>();
+        for (Map.Entry<String, SpecNode.SpecMap.Entry> entry : node.asOpenMap().entries().entrySet()) {
+            String nodeName = entry.getKey();
+            SpecNode.SpecMap.Entry e = entry.getValue();
+            if (!nodeNames.contains(nodeName)) {
+                String hint = KeySuggestion.closest(nodeName, nodeNames)
+                        .map(s -> "did you mean \"" + s + "\"?")
+                        .orElse("nodes are: " + String.join(", ", nodeNames));
+                throw e.key().error("no node named \"" + nodeName + "\" in nodes; " + hint);
+            }
+            SpecNode.SpecMap b = e.value().asMap(BINDING_KEYS);
+            String netdev = netdev(b.require("netdev"));
+            Optional<RdmaPortRef> rdma = b.get("rdma").map(NetworkMapper::rdma);
+            Optional<String> address = b.get("address").map(a -> {
+                String text = a.asString();
+                int bits = address(a, text, subnet);
+                String other = addressOwners.putIfAbsent(bits, nodeName);
+                if (other != null) throw a.error(Ipv4Cidr.format(bits) + " is also bound to " + other);
+                return text;
+            });
+            bind.put(nodeName, new Binding(netdev, rdma, address));
+        }
+        return bind;
+    }
+
+    private static String netdev(SpecNode n) {
+        String v = n.asString();
+        if (!NETDEV.matcher(v).matches()) {
+            throw n.error("\"" + v + "\" is not a network interface name (1-15 characters, no '/' or spaces)");
+        }
+        return v;
+    }
+
+    private static RdmaPortRef rdma(SpecNode n) {
+        String v = n.asString();
+        Matcher m = RDMA_PORT.matcher(v);
+        int port = m.matches() ? Integer.parseInt(m.group(2)) : 0;
+        if (port < 1 || port > 255) {
+            throw n.error("\"" + v + "\" is not DEVICE:PORT such as \"mlx4_0:2\" (ports count from 1)");
+        }
+        return new RdmaPortRef(m.group(1), port);
+    }
+
+    /** A bare address ("10.0.0.1") or one with its prefix ("10.0.0.1/24"), inside the subnet when there is one. */
+    private static int address(SpecNode n, String text, Optional<Ipv4Cidr> subnet) {
+        Optional<Integer> bits = text.contains("/")
+                ? Ipv4Cidr.parse(text).map(Ipv4Cidr::bits)
+                : Ipv4Cidr.parseAddress(text);
+        if (bits.isEmpty()) throw n.error("\"" + text + "\" is not an IPv4 address such as 10.0.0.1 or 10.0.0.1/24");
+        if (subnet.isPresent()) {
+            Ipv4Cidr s = subnet.get();
+            if (!s.contains(bits.get())) throw n.error(text + " is outside the network's subnet " + s);
+            if (text.contains("/") && Ipv4Cidr.parse(text).get().prefix() != s.prefix()) {
+                throw n.error(text + " has a different prefix length than the subnet " + s);
+            }
+        }
+        return bits.get();
+    }
+}

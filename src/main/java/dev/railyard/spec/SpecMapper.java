@@ -1,0 +1,127 @@
+package dev.railyard.spec;
+
+import dev.railyard.model.ClusterSpec;
+import dev.railyard.model.ClusterSpec.Expect;
+import dev.railyard.model.ClusterSpec.Gpus;
+import dev.railyard.model.ClusterSpec.Node;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/** Maps the composed document to a {@link ClusterSpec}: top level, nodes, GPUs and thresholds. */
+final class SpecMapper {
+
+    static final List<String> TOP_KEYS = List.of("cluster", "nodes", "gpus", "networks", "expect");
+    static final List<String> NODE_KEYS = List.of("name", "address", "bmc", "gpus");
+    static final List<String> GPU_KEYS = List.of("model", "per_node", "driver", "cuda");
+    static final List<String> EXPECT_KEYS = List.of("rdma_bw_efficiency", "rdma_latency_us", "gpu_temp_warn_c",
+            "net_buffer_bytes", "nccl_busbw_gbps", "storage_seq_mbps");
+
+    /** A host name label sequence (RFC 1123); also used for node and cluster names. */
+    static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+            + "(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*");
+    private static final Pattern LOOKS_NUMERIC = Pattern.compile("[0-9.]+");
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
+
+    private final String source;
+
+    SpecMapper(String source) {
+        this.source = source;
+    }
+
+    ClusterSpec map(SpecNode root) {
+        SpecNode.SpecMap top = root.asMap(TOP_KEYS);
+        String cluster = name(top.require("cluster"));
+        SpecNode nodesNode = top.require("nodes");
+        Map<String, Node> nodes = nodes(nodesNode);
+        Optional<Gpus> gpus = top.get("gpus").map(this::gpus);
+        List<ClusterSpec.Network> networks = top.get("networks")
+                .map(n -> new NetworkMapper().map(n, nodes.keySet()))
+                .orElse(List.of());
+        Expect expect = top.get("expect").map(this::expect).orElse(Expect.defaults());
+        return new ClusterSpec(cluster, source, List.copyOf(nodes.values()), gpus, networks, expect);
+    }
+
+    private Map<String, Node> nodes(SpecNode list) {
+        List<SpecNode> items = list.asList();
+        if (items.isEmpty()) throw list.error("needs at least one node");
+        Map<String, Node> nodes = new LinkedHashMap<>();
+        Map<String, Integer> lines = new LinkedHashMap<>();
+        for (SpecNode item : items) {
+            SpecNode.SpecMap m = item.asMap(NODE_KEYS);
+            SpecNode nameNode = m.require("name");
+            String name = name(nameNode);
+            if (lines.containsKey(name)) {
+                throw nameNode.error("duplicate node name \"" + name + "\" (first at line " + lines.get(name) + ")");
+            }
+            lines.put(name, nameNode.line());
+            nodes.put(name, new Node(name, host(m.require("address")), m.get("bmc").map(SpecMapper::host),
+                    m.get("gpus").map(this::gpus)));
+        }
+        return nodes;
+    }
+
+    private Gpus gpus(SpecNode node) {
+        SpecNode.SpecMap m = node.asMap(GPU_KEYS);
+        String model = m.require("model").asString();
+        SpecNode perNode = m.require("per_node");
+        int count = perNode.asInt();
+        if (count < 0 || count > 1024) throw perNode.error(count + " is out of range 0..1024");
+        return new Gpus(model, count, m.get("driver").map(SpecNode::asString), m.get("cuda").map(SpecNode::asString));
+    }
+
+    private Expect expect(SpecNode node) {
+        SpecNode.SpecMap m = node.asMap(EXPECT_KEYS);
+        Expect d = Expect.defaults();
+        double efficiency = m.get("rdma_bw_efficiency").map(n -> {
+            double v = n.asDouble();
+            if (!(v > 0 && v <= 1)) throw n.error(n.asString() + " is not in (0, 1]; write 0.90 for 90 %");
+            return v;
+        }).orElse(d.rdmaBwEfficiency());
+        return new Expect(efficiency,
+                m.get("rdma_latency_us").map(SpecMapper::positive).orElse(d.rdmaLatencyUs()),
+                m.get("gpu_temp_warn_c").map(n -> inRange(n, 1, 150)).orElse(d.gpuTempWarnC()),
+                m.get("net_buffer_bytes").map(n -> {
+                    long v = n.asLong();
+                    if (v <= 0) throw n.error(v + " must be greater than 0");
+                    return v;
+                }).orElse(d.netBufferBytes()),
+                m.get("nccl_busbw_gbps").map(SpecMapper::positive),
+                m.get("storage_seq_mbps").map(SpecMapper::positive));
+    }
+
+    static double positive(SpecNode n) {
+        double v = n.asDouble();
+        if (v <= 0) throw n.error(n.asString() + " must be greater than 0");
+        return v;
+    }
+
+    private static double inRange(SpecNode n, double lo, double hi) {
+        double v = n.asDouble();
+        if (v < lo || v > hi) throw n.error(n.asString() + " is out of range " + (int) lo + ".." + (int) hi);
+        return v;
+    }
+
+    /** A node, network or cluster name: letters, digits, '.', '_' and '-', as Slurm and ssh accept. */
+    static String name(SpecNode n) {
+        String v = n.asString();
+        if (!NAME.matcher(v).matches()) {
+            throw n.error("\"" + v + "\" is not a valid name (letters, digits, '.', '_', '-'; at most 63)");
+        }
+        return v;
+    }
+
+    /** A management or BMC address: an IPv4 address, or a host name the machine running railyard can resolve. */
+    static String host(SpecNode n) {
+        String v = n.asString();
+        if (LOOKS_NUMERIC.matcher(v).matches()) {
+            if (Ipv4Cidr.parseAddress(v).isEmpty()) throw n.error("\"" + v + "\" is not an IPv4 address");
+        } else if (!HOST_NAME.matcher(v).matches()) {
+            throw n.error("\"" + v + "\" is neither an IPv4 address nor a host name");
+        }
+        return v;
+    }
+}

@@ -1,0 +1,181 @@
+package dev.railyard.spec;
+
+import dev.railyard.model.RailyardException;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.nodes.Tag;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * One composed YAML node with the file it came from and its key path ("networks[1].mtu"), so that every
+ * conversion failure becomes "file:line: path: what is wrong".
+ */
+final class SpecNode {
+
+    static final String HINT = "the spec format is described in docs/spec.md; 'railyard init' writes a starter";
+
+    private final String source;
+    private final String path;
+    private final Node node;
+
+    SpecNode(String source, String path, Node node) {
+        this.source = source;
+        this.path = path;
+        this.node = node;
+    }
+
+    String path() {
+        return path;
+    }
+
+    int line() {
+        return node.getStartMark().getLine() + 1;
+    }
+
+    RailyardException.Usage error(String problem) {
+        return errorAt(line(), problem);
+    }
+
+    RailyardException.Usage errorAt(int line, String problem) {
+        String where = path.isEmpty() ? "" : path + ": ";
+        return new RailyardException.Usage(source + ":" + line + ": " + where + problem, HINT);
+    }
+
+    boolean isNull() {
+        return node instanceof ScalarNode s && s.getTag().equals(Tag.NULL);
+    }
+
+    /** A mapping whose keys must all be in {@code allowed}; duplicate keys are refused (YAML keeps the last). */
+    SpecMap asMap(List<String> allowed) {
+        SpecMap map = asOpenMap();
+        for (Map.Entry<String, SpecMap.Entry> e : map.entries().entrySet()) {
+            if (allowed.contains(e.getKey())) continue;
+            SpecNode key = e.getValue().key();
+            String suggestion = KeySuggestion.closest(e.getKey(), allowed)
+                    .map(s -> "did you mean \"" + s + "\"?")
+                    .orElse("allowed: " + String.join(", ", allowed));
+            throw key.error("unknown key; " + suggestion);
+        }
+        return map;
+    }
+
+    /** A mapping with any scalar keys (node names under bind). */
+    SpecMap asOpenMap() {
+        if (!(node instanceof MappingNode m)) throw error("expected a mapping, got " + describe());
+        Map<String, SpecMap.Entry> entries = new LinkedHashMap<>();
+        for (NodeTuple t : m.getValue()) {
+            Node k = t.getKeyNode();
+            if (!(k instanceof ScalarNode ks) || ks.getTag().equals(Tag.NULL)) {
+                throw new SpecNode(source, path, k).error("keys must be plain names");
+            }
+            String name = ks.getValue();
+            String childPath = path.isEmpty() ? name : path + "." + name;
+            SpecNode keyNode = new SpecNode(source, childPath, k);
+            SpecMap.Entry earlier = entries.get(name);
+            if (earlier != null) throw keyNode.error("duplicate key (first at line " + earlier.key().line() + ")");
+            entries.put(name, new SpecMap.Entry(keyNode, new SpecNode(source, childPath, t.getValueNode())));
+        }
+        return new SpecMap(this, entries);
+    }
+
+    List<SpecNode> asList() {
+        if (!(node instanceof SequenceNode s)) throw error("expected a list, got " + describe());
+        List<SpecNode> items = new ArrayList<>();
+        for (int i = 0; i < s.getValue().size(); i++) {
+            items.add(new SpecNode(source, path + "[" + i + "]", s.getValue().get(i)));
+        }
+        return items;
+    }
+
+    /** Any scalar as written: "13.0" stays "13.0" although YAML would resolve it to a float. */
+    String asString() {
+        if (!(node instanceof ScalarNode s) || isNull()) throw error("expected a text value, got " + describe());
+        if (s.getValue().isBlank()) throw error("is empty");
+        return s.getValue().trim();
+    }
+
+    long asLong() {
+        String text = scalarText("an integer");
+        try {
+            return Long.parseLong(text.replace("_", ""));
+        } catch (NumberFormatException e) {
+            throw error("expected an integer, got \"" + text + "\"");
+        }
+    }
+
+    int asInt() {
+        long v = asLong();
+        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) throw error(v + " is too large");
+        return (int) v;
+    }
+
+    double asDouble() {
+        String text = scalarText("a number");
+        try {
+            double v = Double.parseDouble(text.replace("_", ""));
+            if (Double.isFinite(v) && !text.matches(".*[a-zA-Z].*")) return v;
+        } catch (NumberFormatException e) {
+            // fall through to the message below
+        }
+        throw error("expected a number, got \"" + text + "\"");
+    }
+
+    /** An enum written in lower case ("infiniband"); matching ignores case. */
+    <E extends Enum<E>> E asEnum(Class<E> type) {
+        String text = scalarText("one of " + allowed(type));
+        for (E e : type.getEnumConstants()) {
+            if (e.name().equalsIgnoreCase(text)) return e;
+        }
+        throw error("\"" + text + "\" is not one of " + allowed(type));
+    }
+
+    static <E extends Enum<E>> String allowed(Class<E> type) {
+        return java.util.Arrays.stream(type.getEnumConstants())
+                .map(e -> e.name().toLowerCase(Locale.ROOT))
+                .collect(Collectors.joining(", "));
+    }
+
+    private String scalarText(String expected) {
+        if (!(node instanceof ScalarNode s) || isNull()) throw error("expected " + expected + ", got " + describe());
+        return s.getValue().trim();
+    }
+
+    private String describe() {
+        return switch (node) {
+            case MappingNode m -> "a mapping";
+            case SequenceNode s -> "a list";
+            case ScalarNode s when isNull() -> "nothing";
+            case ScalarNode s -> "\"" + s.getValue() + "\"";
+            default -> "an anchor";
+        };
+    }
+
+    /** The entries of one mapping, in file order. */
+    record SpecMap(SpecNode self, Map<String, Entry> entries) {
+
+        record Entry(SpecNode key, SpecNode value) {}
+
+        /** The value, or empty when the key is missing or has no value ("bmc:"). */
+        Optional<SpecNode> get(String key) {
+            Entry e = entries.get(key);
+            return e == null || e.value().isNull() ? Optional.empty() : Optional.of(e.value());
+        }
+
+        SpecNode require(String key) {
+            Entry e = entries.get(key);
+            if (e == null) throw self.error("missing required key \"" + key + "\"");
+            if (e.value().isNull()) throw e.value().errorAt(e.key().line(), "needs a value");
+            return e.value();
+        }
+    }
+}

@@ -7,4 +7,9 @@ public enum Severity {
     public boolean atLeast(Severity other) {
         return ordinal() >= other.ordinal();
     }
+
+    /** The worse of two severities (for a subject judged on several readings). */
+    public Severity max(Severity other) {
+        return atLeast(other) ? this : other;
+    }
 }

@@ -1,0 +1,14 @@
+package dev.railyard.check;
+
+import dev.railyard.model.Finding;
+
+import java.util.List;
+
+/** One concern judged on one node. Pure: reads only its input, never the OS, so it is tested on built inventories. */
+public interface Check {
+
+    /** The catalog ID, or the common prefix when the check emits several IDs ("rdma.port"). */
+    String id();
+
+    List<Finding> run(CheckInput in);
+}

@@ -1,0 +1,130 @@
+package dev.railyard.check;
+
+import dev.railyard.model.ClusterSpec;
+import dev.railyard.model.Finding;
+import dev.railyard.model.NetInterface;
+import dev.railyard.model.RdmaPort;
+import dev.railyard.model.Reading;
+import dev.railyard.model.Severity;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * rdma.netdev.mtu (RoCE netdev below 9000 / the spec's MTU; IPoIB not connected mode with 65520 when the spec asks)
+ * and rdma.netdev.address (a fabric netdev without its spec address, or down). Fabric netdevs are the spec's bound
+ * ones, or without a spec those carrying an ACTIVE RDMA port (unused NICs may be down on purpose, seed 002).
+ */
+public final class FabricNetdevCheck implements Check {
+
+    static final String MTU = "rdma.netdev.mtu";
+    static final String ADDRESS = "rdma.netdev.address";
+    static final int JUMBO = 9000;
+    static final int IPOIB_CONNECTED_MTU = 65520;
+
+    @Override
+    public String id() {
+        return "rdma.netdev";
+    }
+
+    @Override
+    public List<Finding> run(CheckInput in) {
+        List<Finding> out = new ArrayList<>();
+        if (in.spec().isPresent()) {
+            for (CheckInput.Bound b : in.bindings()) {
+                if (b.network().role() == ClusterSpec.Role.MANAGEMENT) continue;
+                String name = b.binding().netdev();
+                Optional<NetInterface> nd = in.netdev(name);
+                if (nd.isEmpty()) {
+                    out.add(Finding.of(ADDRESS, Severity.FAIL, name, "no such interface on " + in.node(),
+                            "netdev of network " + b.network().name(), "fix networks[" + b.network().name()
+                                    + "].bind." + in.node() + ".netdev in the spec (see ip -br link)"));
+                    continue;
+                }
+                mtu(nd.get(), Optional.of(b.network()), isIb(in, nd.get()), out);
+                address(nd.get(), b.binding().address(), b.network().subnet(), out);
+            }
+            return out;
+        }
+        for (NetInterface nd : in.inventory().interfaces()) {
+            List<RdmaPort> ports = in.ports().stream().filter(p -> in.netdevsOf(p).contains(nd)).toList();
+            boolean active = ports.stream().anyMatch(p -> p.state().optional().map(s -> s.code() == RdmaPortCheck.ACTIVE).orElse(false));
+            if (!active) continue;
+            mtu(nd, Optional.empty(), ports.stream().anyMatch(RdmaPort::isInfiniband), out);
+            address(nd, Optional.empty(), Optional.empty(), out);
+        }
+        return out;
+    }
+
+    private static boolean isIb(CheckInput in, NetInterface nd) {
+        return in.ports().stream().filter(p -> in.netdevsOf(p).contains(nd)).anyMatch(RdmaPort::isInfiniband)
+                || nd.ipoibMode().isPresent();
+    }
+
+    private static void mtu(NetInterface nd, Optional<ClusterSpec.Network> net, boolean ipoib, List<Finding> out) {
+        boolean wantConnected = net.flatMap(ClusterSpec.Network::ipoibMode).map(m -> m == ClusterSpec.IpoibMode.CONNECTED).orElse(false);
+        Optional<Integer> specMtu = net.flatMap(ClusterSpec.Network::mtu);
+        if (ipoib) {
+            if (!wantConnected && specMtu.isEmpty()) {
+                out.add(Finding.of(MTU, Severity.INFO, nd.name(), "mode " + nd.ipoibMode().describe() + ", mtu "
+                        + nd.mtu().describe(), "IPoIB: no mode asked by a spec", ""));
+                return;
+            }
+            int want = specMtu.orElse(IPOIB_CONNECTED_MTU);
+            String expected = (wantConnected ? "connected mode, " : "") + "mtu " + want;
+            if (!nd.mtu().isPresent() || wantConnected && !nd.ipoibMode().isPresent()) {
+                out.add(Finding.unknown(MTU, nd.name(), nd.mtu().isPresent() ? nd.ipoibMode() : nd.mtu(), expected));
+                return;
+            }
+            boolean modeOk = !wantConnected || nd.ipoibMode().orElse("").equalsIgnoreCase("connected");
+            boolean mtuOk = nd.mtu().orElse(0) >= want;
+            String observed = "mode " + nd.ipoibMode().orElse("?") + ", mtu " + nd.mtu().orElse(0);
+            out.add(modeOk && mtuOk ? Finding.pass(MTU, nd.name(), observed, expected)
+                    : Finding.of(MTU, Severity.FAIL, nd.name(), observed, expected, "nmcli connection modify " + nd.name()
+                    + " infiniband.transport-mode connected infiniband.mtu " + want + " && nmcli connection up " + nd.name()));
+            return;
+        }
+        int want = specMtu.orElse(JUMBO);
+        String expected = ">= " + want + (specMtu.isPresent() ? " (spec)" : " (jumbo frames for RoCE)");
+        if (!(nd.mtu() instanceof Reading.Present<Integer>(Integer mtu))) {
+            out.add(Finding.unknown(MTU, nd.name(), nd.mtu(), expected));
+            return;
+        }
+        if (mtu >= want) {
+            out.add(Finding.pass(MTU, nd.name(), String.valueOf(mtu), expected));
+            return;
+        }
+        out.add(Finding.of(MTU, specMtu.isPresent() ? Severity.FAIL : Severity.WARN, nd.name(), String.valueOf(mtu), expected,
+                "ip link set dev " + nd.name() + " mtu " + want + "   and persist it in netplan "
+                        + "(/etc/netplan/90-rdma-mtu.yaml: network: {version: 2, ethernets: {" + nd.name() + ": {mtu: "
+                        + want + "}}}; netplan apply)"));
+    }
+
+    private static void address(NetInterface nd, Optional<String> specAddress, Optional<String> subnet, List<Finding> out) {
+        String oper = nd.operState().orElse("unknown");
+        if (oper.equalsIgnoreCase("down")) {
+            out.add(Finding.of(ADDRESS, Severity.FAIL, nd.name(), "operstate down", "up" + specAddress.map(a -> " with " + a).orElse(""),
+                    "ip link set " + nd.name() + " up"));
+            return;
+        }
+        Reading<List<String>> addrs = nd.addresses();
+        String expected = specAddress.map(a -> "address " + a).orElse("an IPv4 address");
+        if (!(addrs instanceof Reading.Present<List<String>>(List<String> list))) {
+            out.add(Finding.unknown(ADDRESS, nd.name(), addrs, expected));
+            return;
+        }
+        List<String> v4 = list.stream().filter(a -> RoceGidCheck.bare(a).indexOf(':') < 0).toList();
+        String observed = v4.isEmpty() ? "no IPv4 address" : String.join(", ", v4);
+        boolean ok = specAddress.map(want -> list.stream().anyMatch(a -> RoceGidCheck.bare(a).equals(RoceGidCheck.bare(want))))
+                .orElse(!v4.isEmpty());
+        if (ok) {
+            out.add(Finding.pass(ADDRESS, nd.name(), observed, expected));
+            return;
+        }
+        String cidr = specAddress.map(a -> a.contains("/") ? a : a + subnet.filter(s -> s.contains("/")).map(s -> s.substring(s.indexOf('/'))).orElse("/<prefix>"))
+                .orElse("<address>/<prefix>");
+        out.add(Finding.of(ADDRESS, specAddress.isPresent() ? Severity.FAIL : Severity.WARN, nd.name(), observed, expected,
+                "ip addr add " + cidr + " dev " + nd.name() + "   and persist it in netplan (railyard render)"));
+    }
+}

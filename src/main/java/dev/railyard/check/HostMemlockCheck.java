@@ -1,0 +1,34 @@
+package dev.railyard.check;
+
+import dev.railyard.model.Finding;
+import dev.railyard.model.HostInfo.MemlockLimit;
+import dev.railyard.model.Reading;
+import dev.railyard.model.Severity;
+
+import java.util.List;
+
+/** host.memlock: RDMA pins memory; a finite RLIMIT_MEMLOCK makes ibv_reg_mr (and NCCL over IB/RoCE) fail (seed 002). */
+public final class HostMemlockCheck implements Check {
+
+    static final String ID = "host.memlock";
+    static final String FIX = "echo -e \"* soft memlock unlimited\\n* hard memlock unlimited\" | sudo tee -a "
+            + "/etc/security/limits.conf   (lines '* soft memlock unlimited' and '* hard memlock unlimited'; log in again)";
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public List<Finding> run(CheckInput in) {
+        // Without RDMA nothing pins large buffers, so a finite limit is not a problem worth reporting.
+        if (in.inventory().rdmaDevices().isEmpty()) return List.of();
+        String subject = in.node();
+        Reading<MemlockLimit> r = in.inventory().host().memlock();
+        if (!(r instanceof Reading.Present<MemlockLimit>(MemlockLimit m))) {
+            return List.of(Finding.unknown(ID, subject, r, "unlimited"));
+        }
+        if (m.unlimited()) return List.of(Finding.pass(ID, subject, "unlimited", "unlimited"));
+        return List.of(Finding.of(ID, Severity.FAIL, subject, Bytes.human(m.bytes()), "unlimited", FIX));
+    }
+}

@@ -1,0 +1,53 @@
+package dev.railyard.check;
+
+import dev.railyard.model.Finding;
+import dev.railyard.model.RdmaPort;
+import dev.railyard.model.Reading;
+import dev.railyard.model.Severity;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * rdma.counters: error counters non-zero on a port. One snapshot cannot tell "rising" (the agent's detectors do,
+ * over a window); here any non-zero error since the counters were cleared is a WARN naming the counters.
+ */
+public final class RdmaCountersCheck implements Check {
+
+    static final String ID = "rdma.counters";
+    static final List<String> ERRORS = List.of("symbol_error", "link_downed", "link_error_recovery",
+            "port_rcv_errors", "port_rcv_remote_physical_errors", "port_xmit_discards", "local_link_integrity_errors",
+            "excessive_buffer_overrun_errors", "port_rcv_constraint_errors", "port_xmit_constraint_errors");
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public List<Finding> run(CheckInput in) {
+        List<Finding> out = new ArrayList<>();
+        for (RdmaPort p : in.ports()) {
+            List<String> nonZero = new ArrayList<>();
+            int read = 0;
+            for (String name : ERRORS) {
+                if (p.counter(name) instanceof Reading.Present<Long>(Long v)) {
+                    read++;
+                    if (v > 0) nonZero.add(name + "=" + v);
+                }
+            }
+            String expected = "all error counters 0";
+            if (read == 0) {
+                // i40iw and VFs print "N/A (no PMA)": there is nothing to judge, and that must show.
+                out.add(Finding.unknown(ID, p.ref(), p.counter(ERRORS.getFirst()), expected));
+            } else if (nonZero.isEmpty()) {
+                out.add(Finding.pass(ID, p.ref(), read + " error counters all 0", expected));
+            } else {
+                out.add(Finding.of(ID, Severity.WARN, p.ref(), String.join(", ", nonZero), expected,
+                        "reseat or replace the cable/transceiver on " + p.ref() + " and watch the counters (perfquery -x;"
+                                + " railyard agent flags them when they rise); clear with perfquery -R"));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,98 @@
+package dev.railyard.check;
+
+import dev.railyard.model.Finding;
+import dev.railyard.model.NetInterface;
+import dev.railyard.model.RdmaPort;
+import dev.railyard.model.RdmaPort.Gid;
+import dev.railyard.model.RdmaPort.GidType;
+import dev.railyard.model.Severity;
+
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * rdma.roce.gid: every RoCE port needs a RoCE v2 GID for its IPv4 address; the finding names the GID index to pass
+ * to perftest ("Unable to find GID" -> --gid-index, seed 000: index 2 = RoCE v2 ::ffff:10.0.0.1 on mlx4_0:2).
+ */
+public final class RoceGidCheck implements Check {
+
+    static final String ID = "rdma.roce.gid";
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public List<Finding> run(CheckInput in) {
+        List<Finding> out = new ArrayList<>();
+        for (RdmaPort p : in.ports()) {
+            if (!p.isEthernet()) continue;
+            Optional<CheckInput.Bound> bound = in.bindingFor(p);
+            boolean active = p.state().optional().map(s -> s.code() == RdmaPortCheck.ACTIVE).orElse(false);
+            if (!active && bound.isEmpty()) continue; // an unused, unlinked port has no address to need a GID for
+            List<NetInterface> netdevs = in.netdevsOf(p);
+            String netdev = bound.map(b -> b.binding().netdev())
+                    .orElse(netdevs.isEmpty() ? "<netdev of " + p.ref() + ">" : netdevs.getFirst().name());
+            List<String> wanted = bound.flatMap(b -> b.binding().address()).map(a -> List.of(bare(a)))
+                    .orElseGet(() -> netdevs.stream().flatMap(n -> n.addresses().orElse(List.of()).stream())
+                            .map(RoceGidCheck::bare).filter(a -> a.indexOf('.') > 0 && a.indexOf(':') < 0).toList());
+            if (wanted.isEmpty()) {
+                out.add(Finding.of(ID, Severity.WARN, p.ref(), netdev + " has no IPv4 address",
+                        "a RoCE v2 GID for the port's IPv4 address",
+                        "ip addr add <address>/<prefix> dev " + netdev + " (and persist it in netplan)"));
+                continue;
+            }
+            for (String addr : wanted) out.add(judge(p, netdev, addr, bound.flatMap(b -> b.binding().address())));
+        }
+        return out;
+    }
+
+    private static Finding judge(RdmaPort p, String netdev, String addr, Optional<String> specAddress) {
+        String expected = "RoCE v2 GID ::ffff:" + addr;
+        List<Gid> forAddr = p.gids().stream().filter(g -> ipv4Of(g.gid()).map(addr::equals).orElse(false)).toList();
+        Optional<Gid> v2 = forAddr.stream().filter(g -> g.type().optional().map(t -> t == GidType.ROCE_V2).orElse(false)).findFirst();
+        if (v2.isPresent()) {
+            return new Finding(ID, Severity.PASS, p.ref(), "GID index " + v2.get().index() + " = RoCE v2 " + v2.get().gid(),
+                    expected, "ib_write_bw --ib-dev=" + p.device() + " --ib-port=" + p.port() + " --gid-index=" + v2.get().index());
+        }
+        Optional<Gid> untyped = forAddr.stream().filter(g -> !g.type().isPresent()).findFirst();
+        if (untyped.isPresent()) {
+            return new Finding(ID, Severity.UNKNOWN, p.ref(), "GID index " + untyped.get().index() + " = " + untyped.get().gid()
+                    + ", type " + untyped.get().type().describe(), expected,
+                    "check the type with: cat /sys/class/infiniband/" + p.device() + "/ports/" + p.port()
+                            + "/gid_attrs/types/" + untyped.get().index());
+        }
+        if (!forAddr.isEmpty()) {
+            return Finding.of(ID, Severity.FAIL, p.ref(), "only RoCE v1 GID index " + forAddr.getFirst().index()
+                    + " for " + addr, expected, "enable RoCE v2 in the driver (ConnectX-3: options mlx4_core roce_mode=2 "
+                    + "in /etc/modprobe.d/mlx4.conf, then reload), or run perftest with --gid-index="
+                    + forAddr.getFirst().index() + " against RoCE v1 peers only");
+        }
+        String cidr = specAddress.filter(a -> a.contains("/")).orElse(addr + "/<prefix>");
+        return Finding.of(ID, Severity.FAIL, p.ref(), "no GID for " + addr + " (" + p.gids().size() + " GIDs)", expected,
+                "ip addr add " + cidr + " dev " + netdev + " (the GID table follows the netdev's addresses)");
+    }
+
+    /** "10.0.0.1/24" -> "10.0.0.1". */
+    static String bare(String address) {
+        int slash = address.indexOf('/');
+        return slash < 0 ? address.trim() : address.substring(0, slash).trim();
+    }
+
+    /** The IPv4 address in an IPv4-mapped GID, in either sysfs ("0000:...:ffff:0a00:0001") or short form. */
+    static Optional<String> ipv4Of(String gid) {
+        // A literal with ':' is never resolved through DNS, so this stays pure.
+        if (gid.indexOf(':') < 0 || !gid.toLowerCase(java.util.Locale.ROOT).contains("ffff")) return Optional.empty();
+        try {
+            InetAddress a = InetAddress.getByName(gid);
+            return a instanceof Inet4Address v4 ? Optional.of(v4.getHostAddress()) : Optional.empty();
+        } catch (UnknownHostException | IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package dev.railyard.check;
+
+import dev.railyard.model.Severity;
+
+import java.util.Map;
+import java.util.Optional;
+import static java.util.Map.entry;
+
+/**
+ * NVIDIA Xid codes: name, how bad, and what to do, after NVIDIA's Xid table and gpud's catalog. The action is what
+ * an operator (or the agent's Slurm drain) does; Railyard only recommends it, never resets or reboots by itself.
+ */
+public final class XidCatalog {
+
+    public enum Action {
+        NONE("no action; it follows another error"),
+        CHECK_APPLICATION("an application bug or a killed job: check the application; the GPU is fine"),
+        RESET_GPU("reset the GPU when idle: nvidia-smi -r -i <index> (or reboot the node)"),
+        REBOOT_SYSTEM("drain the node and reboot it: scontrol update nodename=<node> state=drain reason=xid; reboot"),
+        HARDWARE_INSPECTION("drain the node, run dcgmi diag -r 3, and send the GPU/board for hardware inspection (RMA)");
+
+        public final String text;
+
+        Action(String text) {
+            this.text = text;
+        }
+    }
+
+    public record Entry(int code, String name, Severity severity, Action action) {}
+
+    private static final Map<Integer, Entry> ENTRIES = Map.ofEntries(
+            e(13, "Graphics Engine Exception", Severity.WARN, Action.CHECK_APPLICATION),
+            e(31, "GPU memory page fault", Severity.WARN, Action.CHECK_APPLICATION),
+            e(32, "Invalid or corrupted push buffer stream", Severity.WARN, Action.CHECK_APPLICATION),
+            e(43, "GPU stopped processing (channel reset)", Severity.WARN, Action.CHECK_APPLICATION),
+            e(45, "Preemptive cleanup, due to previous errors", Severity.INFO, Action.NONE),
+            e(48, "Double Bit ECC Error (DBE)", Severity.FAIL, Action.RESET_GPU),
+            e(61, "Internal micro-controller breakpoint/warning", Severity.FAIL, Action.REBOOT_SYSTEM),
+            e(62, "Internal micro-controller halt", Severity.FAIL, Action.REBOOT_SYSTEM),
+            e(63, "ECC page retirement or row remapping recording event", Severity.WARN, Action.RESET_GPU),
+            e(64, "ECC page retirement or row remapper recording failure", Severity.FAIL, Action.HARDWARE_INSPECTION),
+            e(68, "NVDEC0 Exception (video processor)", Severity.WARN, Action.CHECK_APPLICATION),
+            e(69, "Graphics Engine class error", Severity.WARN, Action.CHECK_APPLICATION),
+            e(74, "NVLink Error", Severity.FAIL, Action.HARDWARE_INSPECTION),
+            e(79, "GPU has fallen off the bus", Severity.FAIL, Action.HARDWARE_INSPECTION),
+            e(92, "High single-bit ECC error rate", Severity.WARN, Action.HARDWARE_INSPECTION),
+            e(94, "Contained ECC error", Severity.WARN, Action.RESET_GPU),
+            e(95, "Uncontained ECC error", Severity.FAIL, Action.RESET_GPU),
+            e(119, "GSP RPC timeout", Severity.FAIL, Action.RESET_GPU),
+            e(120, "GSP error", Severity.FAIL, Action.RESET_GPU),
+            e(140, "Unrecovered ECC error", Severity.FAIL, Action.RESET_GPU),
+            e(154, "GPU recovery action changed", Severity.FAIL, Action.RESET_GPU));
+
+    private XidCatalog() {
+    }
+
+    private static Map.Entry<Integer, Entry> e(int code, String name, Severity severity, Action action) {
+        return entry(code, new Entry(code, name, severity, action));
+    }
+
+    public static Optional<Entry> lookup(int code) {
+        return Optional.ofNullable(ENTRIES.get(code));
+    }
+
+    /**
+     * The entry for a code, with the action the driver itself asked for where Xid 154 says so
+     * ("... to 0x2 (Node Reboot Required)"); unknown codes are a WARN pointing at NVIDIA's table.
+     */
+    public static Entry judge(int code, String message) {
+        Entry base = lookup(code).orElse(new Entry(code, "Xid " + code + " (not in Railyard's catalog: see "
+                + "https://docs.nvidia.com/deploy/xid-errors/)", Severity.WARN, Action.HARDWARE_INSPECTION));
+        if (code == 154) {
+            String m = message.toLowerCase(java.util.Locale.ROOT);
+            if (m.contains("reboot")) return new Entry(code, base.name(), Severity.FAIL, Action.REBOOT_SYSTEM);
+            if (m.contains("drain")) return new Entry(code, base.name(), Severity.FAIL, Action.HARDWARE_INSPECTION);
+            if (m.contains("(none)") && !m.contains("reset")) return new Entry(code, base.name(), Severity.INFO, Action.NONE);
+        }
+        return base;
+    }
+
+    public static int size() {
+        return ENTRIES.size();
+    }
+}

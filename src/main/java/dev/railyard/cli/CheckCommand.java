@@ -1,0 +1,112 @@
+package dev.railyard.cli;
+
+import dev.railyard.check.CheckInput;
+import dev.railyard.check.CheckRunner;
+import dev.railyard.check.SpecLoader;
+import dev.railyard.collect.GpuCollector;
+import dev.railyard.collect.InventoryCollector;
+import dev.railyard.model.ClusterSpec;
+import dev.railyard.model.Finding;
+import dev.railyard.model.NodeInventory;
+import dev.railyard.model.RailyardException;
+import dev.railyard.model.Severity;
+import dev.railyard.platform.Clock;
+import dev.railyard.report.FindingsJson;
+import dev.railyard.report.FindingsText;
+import dev.railyard.report.JUnitReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+@Command(name = "check",
+        mixinStandardHelpOptions = true,
+        description = {
+                "Preflight checks of this node: host tuning, kernel modules, GPUs (ECC, temperature, throttling, PCIe,",
+                "NVLink, Xid errors), RDMA ports (state, rate, subnet manager, RoCE GIDs), fabric netdevs (MTU,",
+                "addresses, bonds), link flaps and GPU-NIC topology. Each finding says what was seen, what was",
+                "expected and the command that fixes it. UNKNOWN means a reading was missing: it is never a PASS.",
+                "",
+                "With --spec, ports, netdevs, rates, MTUs and addresses are judged against the cluster spec;",
+                "without one, only what can be judged from the node itself."},
+        footer = {"", "Exit codes: 0 no FAIL, 1 at least one FAIL, 2 usage or spec error, 3 a prerequisite missing.",
+                "JUnit: FAIL is a <failure>, UNKNOWN is <skipped>, WARN/INFO/PASS pass with their text in <system-out>.",
+                "", "Examples:",
+                "  railyard check",
+                "  railyard check --spec cluster.yaml --only rdma.",
+                "  railyard check --root ./node-capture --format junit > railyard-check.xml"})
+public final class CheckCommand implements Callable<Integer> {
+
+    @Mixin
+    RootOption root;
+
+    @Option(names = "--spec", paramLabel = "FILE", description = "Cluster spec to judge against (railyard init writes one).")
+    Path specFile;
+
+    @Option(names = "--node", paramLabel = "NAME",
+            description = "This node's name in the spec (default: the node's hostname).")
+    String node;
+
+    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json|junit",
+            description = "Output format (default: ${DEFAULT-VALUE}).")
+    OutputFormat format;
+
+    @Option(names = "--only", paramLabel = "ID-PREFIX", split = ",",
+            description = "Only findings whose ID starts with this (repeatable or comma-separated: rdma.,gpu.xid).")
+    List<String> only = List.of();
+
+    @Spec
+    CommandSpec spec;
+
+    private final SpecLoader specLoader;
+
+    public CheckCommand() {
+        this(SpecLoader.NOT_WIRED); // TODO(lead): file -> new spec.SpecReader().read(file) once spec is merged
+    }
+
+    CheckCommand(SpecLoader specLoader) {
+        this.specLoader = specLoader;
+    }
+
+    @Override
+    public Integer call() {
+        Optional<ClusterSpec> cluster = Optional.empty();
+        if (specFile != null) {
+            if (!Files.isRegularFile(specFile)) {
+                throw new RailyardException.Usage("--spec " + specFile + " is not a file",
+                        "write one with: railyard init > cluster.yaml");
+            }
+            cluster = Optional.of(specLoader.load(specFile));
+        }
+        NodeInventory inventory = new InventoryCollector(GpuCollector.forRoot(root.hostRoot()), Clock.system())
+                .collect(root.hostRoot());
+        return report(inventory, cluster);
+    }
+
+    /** Judges an inventory and prints the findings; split from {@link #call()} so tests can hand in an inventory. */
+    int report(NodeInventory inventory, Optional<ClusterSpec> cluster) {
+        String name = node != null ? node : inventory.hostname();
+        if (node != null && cluster.isPresent() && cluster.get().node(node).isEmpty()) {
+            throw new RailyardException.Usage("node " + node + " is not in the spec " + cluster.get().source(),
+                    "use one of: " + cluster.get().nodes().stream().map(ClusterSpec.Node::name).toList());
+        }
+        List<Finding> findings = CheckRunner.only(
+                CheckRunner.nodeChecks().run(new CheckInput(inventory, cluster, name)), only);
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(switch (format) {
+            case TEXT -> FindingsText.render(name, findings);
+            case JSON -> FindingsJson.render(findings);
+            case JUNIT -> JUnitReport.render(name, findings);
+        });
+        out.flush();
+        return findings.stream().anyMatch(f -> f.severity() == Severity.FAIL) ? ExitCodes.FAIL_FINDING : ExitCodes.OK;
+    }
+}

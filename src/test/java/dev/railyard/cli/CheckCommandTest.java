@@ -1,0 +1,78 @@
+package dev.railyard.cli;
+
+import dev.railyard.check.SpecLoader;
+import dev.railyard.model.RailyardException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** railyard check end to end on a tree (collectors may still be stubs: the tree holds a hostname and a dmesg). */
+class CheckCommandTest {
+
+    private record Run(int code, String out, String err) {}
+
+    private static Run run(CommandLine cl, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        return new Run(cl.execute(args), out.toString(), err.toString());
+    }
+
+    private static Path tree(Path dir, boolean withXid79) throws IOException {
+        Files.createDirectories(dir.resolve("proc/sys/kernel"));
+        Files.writeString(dir.resolve("proc/sys/kernel/hostname"), "gpuserver1\n");
+        Files.createDirectories(dir.resolve("railyard"));
+        Files.writeString(dir.resolve("railyard/dmesg.txt"), withXid79
+                ? "[ 12.5] NVRM: Xid (PCI:0000:3b:00): 79, pid=0, name=x, GPU has fallen off the bus.\n" : "[ 0.0] Linux\n");
+        return dir;
+    }
+
+    @Test
+    void emptyTreeExitsZeroAndPrintsTheSummary(@TempDir Path dir) throws IOException {
+        Run r = run(Main.commandLine(), "check", "--root", tree(dir, false).toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).startsWith("Checks on gpuserver1").contains(" FAIL, ");
+    }
+
+    @Test
+    void aFailFindingExitsOneAndOnlyFilters(@TempDir Path dir) throws IOException {
+        Path root = tree(dir, true);
+        Run r = run(Main.commandLine(), "check", "--root", root.toString(), "--format", "json", "--only", "gpu.xid");
+        assertThat(r.code()).isEqualTo(ExitCodes.FAIL_FINDING);
+        assertThat(r.out()).contains("\"id\" : \"gpu.xid\"").contains("GPU at PCI:0000:3b:00").doesNotContain("host.");
+        Run junit = run(Main.commandLine(), "check", "--root", root.toString(), "--format", "junit");
+        assertThat(junit.out()).contains("<failure type=\"FAIL\"");
+    }
+
+    @Test
+    void specErrorsExitTwo(@TempDir Path dir) throws IOException {
+        Path root = tree(dir, false);
+        assertThat(run(Main.commandLine(), "check", "--root", root.toString(), "--spec", dir.resolve("nope.yaml").toString()).code())
+                .isEqualTo(ExitCodes.USAGE);
+        Path spec = Files.writeString(dir.resolve("cluster.yaml"), "cluster: x\n");
+        Run notWired = run(Main.commandLine(), "check", "--root", root.toString(), "--spec", spec.toString());
+        assertThat(notWired.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(notWired.err()).contains("--spec is not supported by this build yet");
+        SpecLoader malformed = f -> {
+            throw new RailyardException.Usage("cluster.yaml: line 1: unknown key", "see railyard init");
+        };
+        CommandLine cl = new CommandLine(new CheckCommand(malformed));
+        cl.setExecutionExceptionHandler(new ExitCodes.ExceptionHandler());
+        assertThat(run(cl, "--root", root.toString(), "--spec", spec.toString()).code()).isEqualTo(ExitCodes.USAGE);
+    }
+
+    @Test
+    void unknownFormatIsAUsageError(@TempDir Path dir) throws IOException {
+        assertThat(run(Main.commandLine(), "check", "--root", tree(dir, false).toString(), "--format", "yaml").code())
+                .isEqualTo(ExitCodes.USAGE);
+    }
+}

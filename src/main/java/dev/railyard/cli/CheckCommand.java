@@ -3,6 +3,7 @@ package dev.railyard.cli;
 import dev.railyard.check.CheckInput;
 import dev.railyard.check.CheckRunner;
 import dev.railyard.check.SpecLoader;
+import dev.railyard.spec.SpecReader;
 import dev.railyard.collect.GpuCollector;
 import dev.railyard.collect.InventoryCollector;
 import dev.railyard.model.ClusterSpec;
@@ -69,7 +70,7 @@ public final class CheckCommand implements Callable<Integer> {
     private final SpecLoader specLoader;
 
     public CheckCommand() {
-        this(SpecLoader.NOT_WIRED); // TODO(lead): file -> new spec.SpecReader().read(file) once spec is merged
+        this(file -> new SpecReader().read(file));
     }
 
     CheckCommand(SpecLoader specLoader) {

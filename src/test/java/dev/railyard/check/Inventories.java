@@ -137,8 +137,8 @@ final class Inventories {
                 Map.of("gpuserver1", new ClusterSpec.Binding("ens6",
                         Optional.of(new NetInterface.RdmaPortRef("mlx4_0", 1)), Optional.of("10.0.1.1"))));
         return new ClusterSpec("homelab-v100", "cluster.yaml",
-                List.of(new ClusterSpec.Node("gpuserver1", "192.168.1.73", Optional.of("192.168.1.72")),
-                        new ClusterSpec.Node("gpuserver2", "192.168.1.71", Optional.of("192.168.1.70"))),
+                List.of(new ClusterSpec.Node("gpuserver1", "192.168.1.73", Optional.of("192.168.1.72"), Optional.empty()),
+                        new ClusterSpec.Node("gpuserver2", "192.168.1.71", Optional.of("192.168.1.70"), Optional.empty())),
                 Optional.of(new ClusterSpec.Gpus("Tesla V100-PCIE-16GB", 2, Optional.empty(), Optional.empty())),
                 List.of(rail0, rail1), ClusterSpec.Expect.defaults());
     }

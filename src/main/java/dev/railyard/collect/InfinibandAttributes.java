@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 /** Parsers for the text formats of sys/class/infiniband attributes; pure, no I/O. */
 final class InfinibandAttributes {
 
-    private static final Pattern STATE = Pattern.compile("(\\d+):\\s*(\\S.*)");
+    private static final Pattern STATE = Pattern.compile("(\\d{1,9})\\s*:\\s*(\\S.*)");
     private static final Pattern RATE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*Gb/sec(?:\\s*\\((\\d+X)[^)]*\\))?");
     /** The text the kernel writes for a counter when the device has no Performance Management Agent (iWARP). */
     static final String NO_PMA = "N/A (no PMA)";

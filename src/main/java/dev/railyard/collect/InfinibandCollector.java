@@ -65,17 +65,30 @@ public final class InfinibandCollector implements Collector<List<RdmaDevice>> {
      */
     private List<Gid> gids(HostRoot root, String dir, boolean ethernet) {
         List<Gid> gids = new ArrayList<>();
-        for (String index : root.list(dir + "/gids")) {
-            Optional<Integer> n = InfinibandAttributes.portNumber(index);
-            if (n.isEmpty()) continue;
-            Reading<String> gid = root.read(dir + "/gids/" + index);
-            if (!(gid instanceof Reading.Present<String>(String value)) || InfinibandAttributes.isZeroGid(value)) continue;
-            String typePath = dir + "/gid_attrs/types/" + index;
-            gids.add(new Gid(n.get(), value,
-                    InfinibandAttributes.gidType(typePath, root.read(typePath), ethernet),
-                    netdev(root.read(dir + "/gid_attrs/ndevs/" + index))));
+        String table = dir + "/gids/";
+        if (root.exists(table + "0")) {
+            // the kernel lays out every entry 0..size-1: count up instead of listing and sorting 256 names
+            for (int i = 0; ; i++) {
+                Reading<String> gid = root.read(table + i);
+                if (gid instanceof Reading.Absent<String>) break;
+                if (gid instanceof Reading.Present<String>(String value)) addGid(root, dir, i, value, ethernet, gids);
+            }
+        } else {
+            for (String name : root.list(table)) {
+                Optional<Integer> i = InfinibandAttributes.portNumber(name);
+                if (i.isPresent() && root.read(table + name) instanceof Reading.Present<String>(String value)) {
+                    addGid(root, dir, i.get(), value, ethernet, gids);
+                }
+            }
         }
         return gids;
+    }
+
+    private static void addGid(HostRoot root, String dir, int index, String value, boolean ethernet, List<Gid> out) {
+        if (InfinibandAttributes.isZeroGid(value)) return;
+        String typePath = dir + "/gid_attrs/types/" + index;
+        out.add(new Gid(index, value, InfinibandAttributes.gidType(typePath, root.read(typePath), ethernet),
+                netdev(root.read(dir + "/gid_attrs/ndevs/" + index))));
     }
 
     /** An IB GID has no netdev: the file is empty or unreadable there. */

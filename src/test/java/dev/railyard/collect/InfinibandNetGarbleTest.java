@@ -43,7 +43,7 @@ class InfinibandNetGarbleTest {
 
     @Test
     void garbledTreesNeverThrow() throws Exception {
-        for (int seed = 0; seed < 12; seed++) {
+        for (int seed = 0; seed < 5; seed++) {
             Random rnd = new Random(seed);
             Path procfs = Files.createDirectories(dir.resolve("p" + seed));
             SysfsFixtures.unpackTtar("procfs-class-infiniband.ttar.txt", procfs);
@@ -74,10 +74,13 @@ class InfinibandNetGarbleTest {
         }
     }
 
-    /** A full GID table (256 entries, 4 in use) on 9 devices, like a RoCE node; the zero entries cost one read each. */
+    /**
+     * A full GID table (256 entries, 4 in use) on 3 devices (kept small: creating the files dominates the test);
+     * the zero entries cost one read each and their attributes are never read.
+     */
     @Test
     void gidScanReadsOnlyTheUsedEntriesAttributes() throws Exception {
-        for (int d = 0; d < 9; d++) {
+        for (int d = 0; d < 3; d++) {
             Path port = Files.createDirectories(dir.resolve("sys/class/infiniband/mlx5_" + d + "/ports/1"));
             Files.writeString(port.resolve("link_layer"), "Ethernet\n");
             Files.createDirectories(port.resolve("gids"));
@@ -97,9 +100,9 @@ class InfinibandNetGarbleTest {
         for (int run = 0; run < 3; run++) {
             long t0 = System.nanoTime();
             all = new InfinibandCollector().collect(HostRoot.at(dir));
-            System.out.println("GID scan, 9 devices x 256 entries, run " + run + ": " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+            System.out.println("GID scan, 3 devices x 256 entries, run " + run + ": " + (System.nanoTime() - t0) / 1_000_000 + " ms");
         }
-        assertThat(all).hasSize(9).allSatisfy(d -> assertThat(d.ports().getFirst().gids()).hasSize(4)
+        assertThat(all).hasSize(3).allSatisfy(d -> assertThat(d.ports().getFirst().gids()).hasSize(4)
                 .allSatisfy(g -> assertThat(g.type()).isInstanceOf(Reading.Present.class)));
     }
 }

@@ -1,14 +1,109 @@
 package dev.railyard.collect;
 
 import dev.railyard.model.RdmaDevice;
+import dev.railyard.model.RdmaPort;
+import dev.railyard.model.RdmaPort.Gid;
+import dev.railyard.model.RdmaPort.LinkRate;
+import dev.railyard.model.RdmaPort.PortState;
+import dev.railyard.model.Reading;
 import dev.railyard.platform.HostRoot;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /** RDMA devices and ports from sys/class/infiniband. */
 public final class InfinibandCollector implements Collector<List<RdmaDevice>> {
+
+    static final String CLASS_DIR = "sys/class/infiniband";
+
     @Override
     public List<RdmaDevice> collect(HostRoot root) {
-        return List.of(); // TODO(helper: rdma+net)
+        List<RdmaDevice> devices = new ArrayList<>();
+        for (String name : root.list(CLASS_DIR)) {
+            String dir = CLASS_DIR + "/" + name;
+            if (!root.isDirectory(dir)) continue;
+            devices.add(new RdmaDevice(name,
+                    root.read(dir + "/fw_ver"),
+                    root.read(dir + "/node_guid"),
+                    root.read(dir + "/board_id"),
+                    root.read(dir + "/hca_type"),
+                    PciAddressOfClassDevice.find(root, dir),
+                    ports(root, name, dir)));
+        }
+        return List.copyOf(devices);
+    }
+
+    private List<RdmaPort> ports(HostRoot root, String device, String dir) {
+        List<RdmaPort> ports = new ArrayList<>();
+        for (String p : root.list(dir + "/ports")) {
+            Optional<Integer> number = InfinibandAttributes.portNumber(p);
+            if (number.isEmpty()) continue;
+            ports.add(port(root, device, number.get(), dir + "/ports/" + p));
+        }
+        return ports;
+    }
+
+    private RdmaPort port(HostRoot root, String device, int number, String dir) {
+        Reading<PortState> state = InfinibandAttributes.state(dir + "/state", root.read(dir + "/state"));
+        Reading<PortState> phys = InfinibandAttributes.state(dir + "/phys_state", root.read(dir + "/phys_state"));
+        Reading<LinkRate> rate = InfinibandAttributes.rate(dir + "/rate", root.read(dir + "/rate"));
+        // trimmed by HostRoot: procfs' mlx4_0 port 2 has "InfiniBand\n\n"
+        Reading<String> linkLayer = root.read(dir + "/link_layer");
+        boolean ethernet = linkLayer.optional().map(l -> l.equalsIgnoreCase("Ethernet")).orElse(false);
+        return new RdmaPort(device, number, state, phys, rate, linkLayer,
+                root.readInt(dir + "/lid"), root.readInt(dir + "/sm_lid"),
+                gids(root, dir, ethernet), counters(root, dir + "/counters"), counters(root, dir + "/hw_counters"));
+    }
+
+    /**
+     * The non-empty GID table entries. A port has up to 256 entries and a node hundreds of ports, so the zero
+     * entries are skipped before reading their attributes: reading gid_attrs/types/N of a zero GID fails with
+     * EINVAL anyway (nccl#1573).
+     */
+    private List<Gid> gids(HostRoot root, String dir, boolean ethernet) {
+        List<Gid> gids = new ArrayList<>();
+        String table = dir + "/gids/";
+        if (root.exists(table + "0")) {
+            // the kernel lays out every entry 0..size-1: count up instead of listing and sorting 256 names
+            for (int i = 0; ; i++) {
+                Reading<String> gid = root.read(table + i);
+                if (gid instanceof Reading.Absent<String>) break;
+                if (gid instanceof Reading.Present<String>(String value)) addGid(root, dir, i, value, ethernet, gids);
+            }
+        } else {
+            for (String name : root.list(table)) {
+                Optional<Integer> i = InfinibandAttributes.portNumber(name);
+                if (i.isPresent() && root.read(table + name) instanceof Reading.Present<String>(String value)) {
+                    addGid(root, dir, i.get(), value, ethernet, gids);
+                }
+            }
+        }
+        return gids;
+    }
+
+    private static void addGid(HostRoot root, String dir, int index, String value, boolean ethernet, List<Gid> out) {
+        if (InfinibandAttributes.isZeroGid(value)) return;
+        String typePath = dir + "/gid_attrs/types/" + index;
+        out.add(new Gid(index, value, InfinibandAttributes.gidType(typePath, root.read(typePath), ethernet),
+                netdev(root.read(dir + "/gid_attrs/ndevs/" + index))));
+    }
+
+    /** An IB GID has no netdev: the file is empty or unreadable there. */
+    private static Reading<String> netdev(Reading<String> raw) {
+        if (raw instanceof Reading.Present<String>(String s) && s.isBlank()) return Reading.absent("no netdev bound");
+        return raw;
+    }
+
+    private Map<String, Reading<Long>> counters(HostRoot root, String dir) {
+        Map<String, Reading<Long>> counters = new LinkedHashMap<>();
+        for (String name : root.list(dir)) {
+            String path = dir + "/" + name;
+            if (root.isDirectory(path)) continue;
+            counters.put(name, InfinibandAttributes.counter(path, root.read(path)));
+        }
+        return counters;
     }
 }

@@ -32,7 +32,7 @@ public final class InventoryCollector {
         List<PciDevice> pciDevices = pci.collect(root);
         GpuInventory gpus = gpu.collect(root, pciDevices);
         List<RdmaDevice> rdma = infiniband.collect(root);
-        List<NetInterface> interfaces = net.collect(root);
+        List<NetInterface> interfaces = net.collect(root, rdma);
         HostInfo hostInfo = host.collect(root);
         String hostname = root.read("proc/sys/kernel/hostname").orElse("unknown");
         return new NodeInventory(hostname, clock.now(), root.toString(), hostInfo, pciDevices, gpus, rdma, interfaces,

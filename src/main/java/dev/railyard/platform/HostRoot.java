@@ -79,7 +79,11 @@ public final class HostRoot {
         log.file(relative);
         Path p = resolve(relative);
         try {
-            return Reading.of(Files.readString(p, StandardCharsets.UTF_8).trim());
+            // Stream to EOF: sysfs/procfs report sizes (4096, 0, or on some kernels a wrong small one) that
+            // Files.readString would trust and cut the value short.
+            try (var in = Files.newInputStream(p)) {
+                return Reading.of(new String(in.readAllBytes(), StandardCharsets.UTF_8).trim());
+            }
         } catch (NoSuchFileException e) {
             return Reading.absent("no " + relative);
         } catch (AccessDeniedException e) {

@@ -59,9 +59,9 @@ class CheckCommandTest {
         assertThat(run(Main.commandLine(), "check", "--root", root.toString(), "--spec", dir.resolve("nope.yaml").toString()).code())
                 .isEqualTo(ExitCodes.USAGE);
         Path spec = Files.writeString(dir.resolve("cluster.yaml"), "cluster: x\n");
-        Run notWired = run(Main.commandLine(), "check", "--root", root.toString(), "--spec", spec.toString());
-        assertThat(notWired.code()).isEqualTo(ExitCodes.USAGE);
-        assertThat(notWired.err()).contains("--spec is not supported by this build yet");
+        Run incomplete = run(Main.commandLine(), "check", "--root", root.toString(), "--spec", spec.toString());
+        assertThat(incomplete.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(incomplete.err()).contains("cluster.yaml");
         SpecLoader malformed = f -> {
             throw new RailyardException.Usage("cluster.yaml: line 1: unknown key", "see railyard init");
         };

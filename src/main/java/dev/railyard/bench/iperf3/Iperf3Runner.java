@@ -17,24 +17,24 @@ public final class Iperf3Runner {
     }
 
     /** One-shot server: -1 exits after one client, so nothing is left listening. */
-    public static List<String> serverArgv(String bindAddress) {
-        return List.of("iperf3", "-s", "-B", bindAddress, "-1");
+    public static List<String> serverArgv(String bindAddress, int port) {
+        return List.of("iperf3", "-s", "-B", bindAddress, "-p", Integer.toString(port), "-1");
     }
 
-    public static List<String> clientArgv(String serverAddress, int seconds, int streams) {
-        return List.of("iperf3", "-c", serverAddress, "-t", Integer.toString(seconds), "-P", Integer.toString(streams),
+    public static List<String> clientArgv(String serverAddress, int port, int seconds, int streams) {
+        return List.of("iperf3", "-c", serverAddress, "-p", Integer.toString(port), "-t", Integer.toString(seconds), "-P", Integer.toString(streams),
                 "--json");
     }
 
-    public Iperf3Result runClient(String serverAddress, int seconds, int streams) {
+    public Iperf3Result runClient(String serverAddress, int port, int seconds, int streams) {
         CommandRunner.Result r = ExternalTool.IPERF3.requireStarted(
-                runner.run(clientArgv(serverAddress, seconds, streams), Duration.ofSeconds(seconds + 30L)));
+                runner.run(clientArgv(serverAddress, port, seconds, streams), Duration.ofSeconds(seconds + 30L)));
         if (r.timedOut()) throw new ToolParseException("iperf3", 0, "", "client timed out after " + (seconds + 30) + " s");
         return new Iperf3JsonParser().parse(r.stdout());
     }
 
     /** Blocks until one client has finished; the caller starts it in the background before the client. */
-    public CommandRunner.Result runServer(String bindAddress, Duration timeout) {
-        return ExternalTool.IPERF3.requireStarted(runner.run(serverArgv(bindAddress), timeout));
+    public CommandRunner.Result runServer(String bindAddress, int port, Duration timeout) {
+        return ExternalTool.IPERF3.requireStarted(runner.run(serverArgv(bindAddress, port), timeout));
     }
 }

@@ -42,8 +42,9 @@ public final class DiagnoseCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    /** Where "-" reads from; tests replace it. */
-    InputStream stdin = System.in;
+    InputStream stdin() {
+        return System.in;
+    }
 
     @Override
     public Integer call() {
@@ -59,7 +60,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
 
     private String read() {
         try {
-            byte[] bytes = input.equals("-") ? stdin.readAllBytes() : Files.readAllBytes(Path.of(input));
+            byte[] bytes = input.equals("-") ? stdin().readAllBytes() : Files.readAllBytes(Path.of(input));
             return new String(bytes, StandardCharsets.UTF_8);
         } catch (IOException | RuntimeException e) {
             throw new RailyardException.Usage("cannot read " + (input.equals("-") ? "stdin" : input) + ": " + e,

@@ -15,8 +15,9 @@ import java.util.regex.Pattern;
  */
 public final class Iperf3TextParser {
 
+    private static final String NUM = "\\d{1,12}(?:\\.\\d{1,12})?";
     private static final Pattern ROW = Pattern.compile(
-            "^\\[\\s*(\\d+|SUM)]\\s+([0-9.]+)-([0-9.]+)\\s+sec\\s+([0-9.]+)\\s+([KMGT]?)Bytes\\s+([0-9.]+)\\s+([KMGT]?)bits/sec"
+            "^\\[\\s*(\\d+|SUM)]\\s+(" + NUM + ")-(" + NUM + ")\\s+sec\\s+(" + NUM + ")\\s+([KMGT]?)Bytes\\s+(" + NUM + ")\\s+([KMGT]?)bits/sec"
                     + "(?:\\s+(\\d+))?.*?(sender|receiver)?\\s*$");
 
     public Iperf3Result parse(String output) {

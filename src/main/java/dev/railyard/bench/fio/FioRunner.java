@@ -1,0 +1,49 @@
+package dev.railyard.bench.fio;
+
+import dev.railyard.bench.ExternalTool;
+import dev.railyard.bench.ToolParseException;
+import dev.railyard.platform.CommandRunner;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Runs seed 001's sequential jobs: 1 MiB blocks, O_DIRECT (so the page cache does not flatter the disk), one job,
+ * time-limited, with --output-format=json.
+ */
+public final class FioRunner {
+
+    public enum Pattern {
+        READ("read"), WRITE("write");
+
+        final String rw;
+
+        Pattern(String rw) {
+            this.rw = rw;
+        }
+    }
+
+    private final CommandRunner runner;
+
+    public FioRunner(CommandRunner runner) {
+        this.runner = runner;
+    }
+
+    public static List<String> argv(Pattern pattern, Path file, String size, int seconds) {
+        return List.of("fio", "--name=" + pattern.rw + "_test", "--filename=" + file, "--size=" + size,
+                "--rw=" + pattern.rw, "--bs=1M", "--direct=1", "--numjobs=1", "--runtime=" + seconds,
+                "--group_reporting", "--output-format=json");
+    }
+
+    public FioResult run(Pattern pattern, Path file, String size, int seconds) {
+        CommandRunner.Result r = ExternalTool.FIO.requireStarted(
+                runner.run(argv(pattern, file, size, seconds), Duration.ofSeconds(seconds + 120L)));
+        if (r.timedOut()) throw new ToolParseException("fio", 0, "", "fio timed out");
+        if (r.exitCode() != 0 && r.stdout().isBlank()) {
+            String err = r.stderr().strip().lines().findFirst().orElse("");
+            throw new ToolParseException("fio", 1, err, "fio exited with " + r.exitCode());
+        }
+        return new FioJsonParser().parse(r.stdout());
+    }
+}

@@ -1,0 +1,47 @@
+package dev.railyard.diagnose;
+
+import dev.railyard.bench.TextLines;
+import dev.railyard.bench.ibtools.IbvDevice;
+import dev.railyard.bench.ibtools.IbvDevinfoParser;
+import dev.railyard.bench.ibtools.IbvPort;
+import dev.railyard.model.Severity;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** ibv_devinfo: a verdict per port not in PORT_ACTIVE. */
+public record IbvDevinfoRecogniser() implements Recogniser {
+
+    @Override
+    public ToolKind tool() {
+        return ToolKind.IBV_DEVINFO;
+    }
+
+    @Override
+    public boolean recognises(TextLines text) {
+        return text.lines().stream().anyMatch(l -> l.startsWith("hca_id:"));
+    }
+
+    @Override
+    public List<Diagnosis> diagnose(TextLines text) {
+        List<Diagnosis> out = new ArrayList<>();
+        int total = 0;
+        for (IbvDevice d : new IbvDevinfoParser().parse(text.joined())) {
+            for (IbvPort p : d.ports()) {
+                total++;
+                if (p.active()) continue;
+                int n = text.find("hca_id:\t" + d.hcaId());
+                if (n == 0) n = text.find(d.hcaId());
+                String subject = d.hcaId() + " port " + p.number();
+                out.add(p.state().equals("PORT_INIT")
+                        ? PortVerdicts.noSubnetManager(subject, n, text.line(n))
+                        : PortVerdicts.down(subject, p.state(), n, text.line(n)));
+            }
+        }
+        if (out.isEmpty()) {
+            out.add(new Diagnosis(Severity.PASS, "ibv_devinfo", "all " + total + " ports PORT_ACTIVE", "", 0, "",
+                    "ibv_devinfo"));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,56 @@
+package dev.railyard.diagnose;
+
+import dev.railyard.bench.TextLines;
+import dev.railyard.bench.ibtools.GidEntry;
+import dev.railyard.bench.ibtools.ShowGids;
+import dev.railyard.bench.ibtools.ShowGidsParser;
+import dev.railyard.model.Severity;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/** show_gids: no GIDs at all is a FAIL; otherwise the RoCE v2 IPv4 index per device, which is what to pass. */
+public record ShowGidsRecogniser() implements Recogniser {
+
+    @Override
+    public ToolKind tool() {
+        return ToolKind.SHOW_GIDS;
+    }
+
+    @Override
+    public boolean recognises(TextLines text) {
+        return text.lines().stream().anyMatch(l -> l.matches("^\\s*DEV\\s+PORT\\s+INDEX\\s+GID.*"));
+    }
+
+    @Override
+    public List<Diagnosis> diagnose(TextLines text) {
+        ShowGids gids = new ShowGidsParser().parse(text.joined());
+        if (gids.entries().isEmpty()) {
+            int n = Math.max(text.find("n_gids_found"), text.firstNonBlank());
+            return List.of(new Diagnosis(Severity.FAIL, "show_gids", "no GIDs: the RDMA device has no network "
+                    + "interface with an address in this namespace (a container whose CNI gave it a veth, not the "
+                    + "RDMA netdev)", "give the pod/host the RDMA netdev (SR-IOV or macvlan/host-device CNI) and an "
+                    + "IP on it; then show_gids lists v1/v2 rows", n, text.line(n), "realdata/ib-tools"));
+        }
+        Set<String> devices = new LinkedHashSet<>();
+        gids.entries().forEach(e -> devices.add(e.device()));
+        List<Diagnosis> out = new ArrayList<>();
+        for (String dev : devices) {
+            var v2 = gids.roceV2Ipv4(dev);
+            if (v2.isPresent()) {
+                GidEntry e = v2.get();
+                out.add(new Diagnosis(Severity.INFO, dev + " port " + e.port(),
+                        "RoCE v2 GID for " + e.ipv4() + " on " + e.netdev() + " is index " + e.index(),
+                        "use --gid-index=" + e.index() + " (perftest) / NCCL_IB_GID_INDEX=" + e.index(),
+                        0, "", "seed 000"));
+            } else {
+                out.add(new Diagnosis(Severity.WARN, dev, "no RoCE v2 GID with an IPv4 address",
+                        "assign an IPv4 address to the device's netdev; RoCE v2 over IPv4 needs it", 0, "",
+                        "seed 000"));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,95 @@
+package dev.railyard.diagnose;
+
+import dev.railyard.model.RailyardException;
+import dev.railyard.model.Severity;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class DiagnoserTest {
+
+    private final Diagnoser diagnoser = Diagnoser.standard();
+
+    /** Real samples: the tool each is recognised as, the worst verdict, and a word of the first verdict's cause. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "ib-tools/gpud-ibstat-h100-some-down-polling-roce.txt | IBSTAT | FAIL | Down/Polling",
+            "ib-tools/gpud-ibstat-h100-all-active-0.txt | IBSTAT | PASS | Active",
+            "ib-tools/gpud-ibstat-a100-hdr-ib-ibpanic-exit255.txt | IBSTAT | FAIL | ibpanic",
+            "ib-tools/issue-network-operator-249-ibstat-State-Down-PhysLinkUp-VF.txt | IBSTAT | FAIL | LID 65535",
+            "ib-tools/issue-deepep-60-ibv_devinfo-PORT_DOWN-cx7.txt | IBV_DEVINFO | FAIL | PORT_DOWN",
+            "ib-tools/issue-k8s-rdma-sriov-dev-plugin-30-show_gids-empty-ibv_devices.txt | SHOW_GIDS | FAIL | no GIDs",
+            "ib-tools/issue-spectrumscale-pr4-show_gids-cx6-roce-v1-v2.txt | SHOW_GIDS | INFO | index 5",
+            "ib-tools/issue-gpud-pr1209-journalctl-k-mlx5-port-link-INIT-ACTIVE.txt | KERNEL_LOG | PASS | no Xid",
+            "kernel-log/xid-dmesg-gpud-xid48-63-94-iso.txt | KERNEL_LOG | FAIL | Xid 48",
+            "kernel-log/xid-dmesg-gpud-xid119-gsp-timeout.txt | KERNEL_LOG | FAIL | Xid 119",
+            "iperf3/cloudpilot-iperf3-3.6-json-ERROR-control-socket-closed.txt | IPERF3_JSON | FAIL | control socket",
+            "iperf3/cloudpilot-iperf3-3.9-json-EMPTY-intervals-no-error.txt | IPERF3_JSON | FAIL | did not complete",
+            "iperf3/cloudpilot-iperf3-3.9-json-tcp-10s-omit3.txt | IPERF3_JSON | INFO | 0.46 Gb/s",
+            "iperf3/cloudpilot-iperf3-text-output-tcp-omit.txt | IPERF3_TEXT | WARN | 0.18 Gb/s",
+            "iperf3/seed-001-iperf3-text-summary.txt | IPERF3_TEXT | INFO | 27.40 Gb/s",
+            "sockperf/seed-001-sockperf-pingpong-tcp.txt | SOCKPERF | INFO | 21.928",
+            "sockperf/virtualclient-sockperf-client-full-rtt-ansi-fulllog.txt | SOCKPERF | INFO | 101.926",
+            "fio/superbench-disk_performance-fio-3.16.json.txt | FIO_JSON | INFO | IOPS",
+    })
+    void realSamples(String resource, ToolKind tool, Severity worst, String causeWord) {
+        DiagnosisReport r = diagnoser.diagnose(RealSample.text(resource));
+        assertThat(r.tool()).isEqualTo(tool);
+        assertThat(r.worst()).isEqualTo(worst);
+        assertThat(r.diagnoses().getFirst().cause()).contains(causeWord);
+    }
+
+    /** The seeds' troubleshooting rows, each fed the line the seed quotes. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "Port number 1 state is Down | perftest.port-down | FAIL | --ib-port",
+            "Unable to find GID | perftest.no-gid | FAIL | --gid-index",
+            "cma event RDMA_CM_EVENT_REJECTED, error 8 | rping.rejected | FAIL | start the server first",
+            "No RDMA devices found | rdma.no-devices | FAIL | modprobe mlx4_ib",
+            "Conflicting CPU frequency values detected: 1200.000000 != 3600.000000 | perftest.cpu-frequency | WARN | scaling_governor",
+            "NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0> | nccl.socket-fallback | FAIL | NCCL_IB_HCA",
+            " 65536      5000             1139.21            1139.02        0.018224 | perftest.10g-negotiated | FAIL | cable",
+            "                State: Initializing | ib.no-subnet-manager | FAIL | opensm",
+    })
+    void seedTroubleshootingRows(String line, String ruleId, Severity severity, String fixWord) {
+        var found = DiagnosisCatalog.standard().match(dev.railyard.bench.TextLines.of(line));
+        assertThat(found).singleElement().satisfies(d -> {
+            assertThat(d.subject()).isEqualTo(ruleId);
+            assertThat(d.severity()).isEqualTo(severity);
+            assertThat(d.fix()).contains(fixWord);
+            assertThat(d.lineNumber()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void fullLinkBandwidthDoesNotLookLike10G() {
+        // seed 000/001: 4554 MB/s on 40G is a pass, not a bad cable
+        assertThat(DiagnosisCatalog.standard().match(dev.railyard.bench.TextLines.of(
+                "65536      5000             4554.51            4554.47"))).isEmpty();
+    }
+
+    @Test
+    void unrecognisedInputSaysWhatIsRecognised() {
+        assertThatThrownBy(() -> diagnoser.diagnose("hello world\n"))
+                .isInstanceOfSatisfying(RailyardException.Usage.class, e -> {
+                    assertThat(e.exitCode()).isEqualTo(2);
+                    assertThat(e.hint()).contains("ibstat", "show_gids", "iperf3 --json", "sockperf", "nccl-tests",
+                            "perftest", "fio");
+                });
+    }
+
+    @Test
+    void perftestIsRecognisedAndJudgedByTheCatalogUntilItsParserIsPluggedIn() {
+        String text = """
+                 Port number 1 state is Down
+                 Couldn't get context for the device
+                """;
+        DiagnosisReport r = diagnoser.diagnose(text);
+        assertThat(r.tool()).isEqualTo(ToolKind.PERFTEST);
+        assertThat(r.failed()).isTrue();
+        assertThat(r.diagnoses().getFirst().subject()).isEqualTo("perftest.port-down");
+    }
+}

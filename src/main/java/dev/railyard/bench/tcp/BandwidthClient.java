@@ -11,6 +11,7 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -51,7 +52,6 @@ public final class BandwidthClient {
         List<BandwidthInterval> intervals = new ArrayList<>();
         StopReason stop = sample(streams, start, intervals);
         long end = System.nanoTime();
-        for (Stream s : streams) s.stop = true;
         Reading<ReceiverReport> receiver = collectReceiver(streams);
         long sent = streams.stream().mapToLong(s -> s.sent.get()).sum();
         double seconds = (end - start) / 1e9;
@@ -71,6 +71,9 @@ public final class BandwidthClient {
         while (true) {
             long next = Math.min(mark + intervalNanos, end);
             StopReason stop = waitUntil(next, streams);
+            boolean last = stop != null || next >= end;
+            // Writers finish their current write before they see the flag: wait, so the last interval has it all.
+            if (last) stopSending(streams);
             long now = System.nanoTime();
             long bytes = streams.stream().mapToLong(s -> s.sent.get()).sum();
             if (now > mark) {
@@ -81,11 +84,24 @@ public final class BandwidthClient {
             mark = now;
             markBytes = bytes;
             if (stop != null) return stop;
-            if (now >= end) return StopReason.of(StopReason.Kind.DURATION);
+            if (last) return StopReason.of(StopReason.Kind.DURATION);
         }
     }
 
-    /** Sleeps in short slices so Ctrl-C and a lost peer end the run within a few milliseconds. */
+    private static void stopSending(List<Stream> streams) {
+        for (Stream s : streams) s.stop = true;
+        for (Stream s : streams) {
+            try {
+                if (!s.doneSending.await(REPLY_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)) {
+                    s.error.compareAndSet(null, "stream blocked: the server stopped reading");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Sleeps in short slices so Ctrl-C and a lost peer end the run within a few tens of milliseconds. */
     private StopReason waitUntil(long deadline, List<Stream> streams) {
         while (true) {
             long left = deadline - System.nanoTime();
@@ -95,7 +111,7 @@ public final class BandwidthClient {
                 String err = firstError(streams);
                 return new StopReason(StopReason.Kind.PEER_LOST, err == null ? "all streams ended" : err);
             }
-            LockSupport.parkNanos(Math.min(left, 5_000_000));
+            LockSupport.parkNanos(Math.min(left, 20_000_000));
         }
     }
 
@@ -131,6 +147,7 @@ public final class BandwidthClient {
         final SocketChannel channel;
         volatile boolean stop;
         volatile boolean finished;
+        final CountDownLatch doneSending = new CountDownLatch(1);
         long receivedBytes = -1;
         long receiverNanos;
 
@@ -164,6 +181,8 @@ public final class BandwidthClient {
                     while (buf.hasRemaining()) total += ch.write(buf);
                     sent.setOpaque(total);
                 }
+                sent.set(total);
+                doneSending.countDown();
                 ch.shutdownOutput();
                 readReply(ch);
             } catch (IOException e) {
@@ -172,6 +191,7 @@ public final class BandwidthClient {
                 Thread.currentThread().interrupt();
             } finally {
                 sent.set(total);
+                doneSending.countDown();
                 finished = true;
             }
         }

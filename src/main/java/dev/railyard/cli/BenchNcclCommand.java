@@ -79,6 +79,9 @@ public final class BenchNcclCommand implements Callable<Integer> {
     @Option(names = {"-c", "--check"}, defaultValue = "1", description = "1 to verify results (#wrong), 0 to skip.")
     int check;
 
+    @Option(names = "--jit-warmup", defaultValue = "3000", description = "Untimed launches of the smallest size before the sweep, so the JVM has compiled the launch path (default ${DEFAULT-VALUE}).")
+    int jitWarmup;
+
     @Option(names = "--procs", defaultValue = "0", description = "Start this many local processes, one rank (and GPU) each.")
     int procs;
 
@@ -155,7 +158,7 @@ public final class BenchNcclCommand implements Callable<Integer> {
         try {
             return new NcclBenchConfig(Collective.parse(collective), DataType.parse(datatype), NcclBenchConfig.opCode(op),
                     op.toLowerCase(java.util.Locale.ROOT), root, minBytes, maxBytes, stepFactor, stepBytes, warmup,
-                    iters, check != 0);
+                    iters, check != 0, jitWarmup);
         } catch (IllegalArgumentException e) {
             throw new RailyardException.Usage(e.getMessage(), "see railyard bench nccl --help");
         }

@@ -13,7 +13,8 @@ public record NcclBenchConfig(
         long stepBytes,
         int warmupIters,
         int iters,
-        boolean check) {
+        boolean check,
+        int jitWarmupLaunches) {
 
     public NcclBenchConfig {
         if (minBytes <= 0 || maxBytes < minBytes) throw new IllegalArgumentException("need 0 < -b <= -e");

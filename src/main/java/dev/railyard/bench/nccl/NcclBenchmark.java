@@ -35,6 +35,7 @@ public final class NcclBenchmark {
     /** Measures every size, handing each row to {@code onRow} as soon as it is known (interrupted runs keep them). */
     public List<NcclSizeResult> run(Consumer<NcclSizeResult> onRow) {
         List<NcclSizeResult> rows = new ArrayList<>();
+        warmUpTheJit();
         try (DataPattern pattern = new DataPattern(cuda)) {
             for (long size = cfg.minBytes(); size <= cfg.maxBytes(); size = cfg.nextSize(size)) {
                 long param = cfg.collective().paramCount(size, cfg.type(), nranks);
@@ -52,6 +53,19 @@ public final class NcclBenchmark {
             }
         }
         return rows;
+    }
+
+    /**
+     * Launches the smallest size many times before measuring anything, so the launch path is compiled by C2 and
+     * small-message times measure NCCL rather than the JVM's interpreter (nccl-tests' C++ needs no such step).
+     */
+    private void warmUpTheJit() {
+        long param = Math.max(1, cfg.collective().paramCount(cfg.minBytes(), cfg.type(), nranks));
+        for (int i = 0; i < cfg.jitWarmupLaunches(); i++) {
+            launchAll(param, false);
+            if (i % 256 == 255) synchronizeAll(); // keep the queue of launched operations short
+        }
+        synchronizeAll();
     }
 
     private int rootShown() {

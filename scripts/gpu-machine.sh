@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Runs Railyard on the lent GPU machine, which has no Java: unpacks the jlink'd runtime that
+# scripts/prepare-gpu-machine.sh put in .device/, then runs the phases named on the command line.
+# Results go to $OUT/logs (packed into $OUT/results.tgz at the end). Never changes clocks, power, persistence or
+# compute mode; keeps NVLink multicast off.
+set -uo pipefail
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+here="$(pwd)"
+dev="$here/.device"
+out="${OUT:-/tmp/railyard-out}"
+logs="$out/logs"
+mkdir -p "$logs"
+rt=/tmp/railyard-runtime
+if [ ! -x "$rt/runtime/bin/java" ]; then
+  mkdir -p "$rt" && tar -C "$rt" -xJf "$dev/railyard-runtime.tar.xz"
+fi
+java="$rt/runtime/bin/java"
+jar="$dev/app/railyard.jar"
+aot="$rt/railyard.aot"
+if [ ! -f "$aot" ]; then
+  "$java" -XX:AOTCacheOutput="$aot" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xlog:disable -Xlog:all=off \
+    -jar "$jar" inventory --format json >/dev/null 2>&1 || rm -f "$aot"
+fi
+# what ./railyard does: short commands with the AOT cache and C1, benchmarks with C2
+ry() { "$java" -Xlog:disable -Xlog:all=off -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:AOTCache="$aot" -jar "$jar" "$@"; }
+ryb() { "$java" -Xlog:disable -Xlog:all=off -XX:+UseSerialGC -jar "$jar" "$@"; }
+ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
+ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
+
+phase_info() {
+  { date -u; uname -a; nproc; nvidia-smi; nvidia-smi topo -m; ls -l /usr/lib/x86_64-linux-gnu/libnccl* \
+      /usr/local/cuda/lib64/libcudart* 2>&1; "$java" -version 2>&1; } >"$logs/info.txt" 2>&1
+}
+
+phase_inventory() {
+  ry inventory >"$logs/inventory.txt" 2>&1; echo "rc=$?" >>"$logs/inventory.txt"
+  ry inventory --format json >"$logs/inventory.json" 2>"$logs/inventory.json.err"
+  ry check >"$logs/check.txt" 2>&1; echo "rc=$?" >>"$logs/check.txt"
+  ry check --format json >"$logs/check.json" 2>&1
+  ry capture --out "$out/capture.tgz" --force >"$logs/capture.txt" 2>&1
+  mkdir -p /tmp/cap && tar -C /tmp/cap -xzf "$out/capture.tgz" && ry inventory --root /tmp/cap >"$logs/inventory-from-capture.txt" 2>&1
+}
+
+phase_invbench() {
+  local f="$logs/inventory-bench.txt"
+  echo "# wall ms, interleaved: railyard inventory --format json (AOT cache) | nvidia-smi -q | railyard without AOT" >"$f"
+  for i in 1 2 3 4 5 6 7 8 9 10; do
+    t=$(date +%s%N); ry inventory --format json >/dev/null 2>&1; a=$(ms "$t")
+    t=$(date +%s%N); nvidia-smi -q >/dev/null 2>&1; b=$(ms "$t")
+    t=$(date +%s%N); "$java" -Xlog:disable -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar "$jar" inventory --format json >/dev/null 2>&1; c=$(ms "$t")
+    echo "$i $a $b $c" >>"$f"
+  done
+}
+
+phase_nvmltest() {
+  local t="$dev/test"
+  "$java" -jar "$t/junit-platform-console-standalone.jar" execute --disable-banner --details=tree \
+    --class-path "$dev/app/railyard.jar:$t/test-classes:$t/assertj-core.jar:$t/byte-buddy.jar:$(ls "$dev"/app/lib/*.jar | tr '\n' ':')" \
+    --include-tag gpu --select-class dev.railyard.nativelib.FfmNvmlRealGpuTest >"$logs/nvml-real-test.txt" 2>&1
+  echo "rc=$?" >>"$logs/nvml-real-test.txt"
+}
+
+phase_gpubench() {
+  ryb bench gpu >"$logs/bench-gpu.txt" 2>&1; echo "rc=$?" >>"$logs/bench-gpu.txt"
+}
+
+phase_ncclbuild() {
+  rm -rf /tmp/nccl-tests && cp -r "$dev/nccl-tests" /tmp/nccl-tests
+  (cd /tmp/nccl-tests && make -j16 MPI=1 MPI_HOME=/usr/lib/x86_64-linux-gnu/openmpi CUDA_HOME=/usr/local/cuda \
+     NCCL_HOME=/usr NVCC_GENCODE="-gencode=arch=compute_90,code=sm_90" >"$logs/nccl-tests-build.txt" 2>&1)
+  echo "rc=$?" >>"$logs/nccl-tests-build.txt"
+}
+
+# Side by side, same flags: nccl-tests all_reduce_perf and railyard bench nccl, one process driving g GPUs and one
+# process per GPU, repeated.
+phase_ncclcompare() {
+  local flags=(-b 8 -e 2G -f 2 -w 5 -n 20)
+  local nt=/tmp/nccl-tests/build/all_reduce_perf
+  for rep in 1 2; do
+    for g in 2 4; do
+      [ "$ngpu" -ge "$g" ] || continue
+      "$nt" "${flags[@]}" -g "$g" >"$logs/nccl-tests-g$g-r$rep.txt" 2>&1
+      ryb bench nccl all_reduce "${flags[@]}" -g "$g" >"$logs/railyard-g$g-r$rep.txt" 2>&1
+      mpirun --allow-run-as-root -np "$g" -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH "$nt" "${flags[@]}" -g 1 \
+        >"$logs/nccl-tests-mpi$g-r$rep.txt" 2>&1
+      ryb bench nccl all_reduce "${flags[@]}" --procs "$g" >"$logs/railyard-procs$g-r$rep.txt" 2>&1
+    done
+  done
+}
+
+phase_ncclsmoke() {
+  for c in all_reduce all_gather reduce_scatter broadcast reduce alltoall sendrecv; do
+    echo "== $c" ; ryb bench nccl "$c" -b 8 -e 64M -f 8 -g "$ngpu" 2>&1
+  done >"$logs/nccl-smoke.txt"
+}
+
+for p in "$@"; do
+  start=$(date +%s%N)
+  "phase_$p"
+  echo "phase $p: $(ms "$start") ms" | tee -a "$logs/phases.txt"
+done
+tar -C "$out" -czf "$out/results.tgz" logs && rm -rf "$logs"

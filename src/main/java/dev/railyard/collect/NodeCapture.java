@@ -58,6 +58,7 @@ public final class NodeCapture {
             List<String> saved = saveToolOutputs(staging);
             List<String> problems = new ArrayList<>(copier.problems());
             writeManifest(staging, log, saved, problems);
+            write(staging.resolve(HostRoot.UNREADABLE_LIST), String.join("\n", problems) + "\n");
             pack(staging, archive);
             return new Result(archive, log.files().size() + log.directories().size(), saved, problems);
         } finally {

@@ -2,6 +2,7 @@ package dev.railyard.nativelib;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
@@ -26,6 +27,8 @@ public final class FfmNccl {
     private static final MemoryLayout UNIQUE_ID = MemoryLayout.structLayout(
             MemoryLayout.sequenceLayout(UNIQUE_ID_BYTES, JAVA_BYTE).withName("internal"));
 
+    private static final Linker.Option CRITICAL = Linker.Option.critical(false);
+
     private final MethodHandle getVersion, getErrorString, getUniqueId, commInitRank, commInitAll, commDestroy,
             groupStart, groupEnd, allReduce, allGather, reduceScatter, broadcast, reduce, send, recv;
 
@@ -37,28 +40,30 @@ public final class FfmNccl {
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, UNIQUE_ID, JAVA_INT));
         commInitAll = lib.require("ncclCommInitAll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
         commDestroy = lib.require("ncclCommDestroy", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        groupStart = lib.require("ncclGroupStart", FunctionDescriptor.of(JAVA_INT));
-        groupEnd = lib.require("ncclGroupEnd", FunctionDescriptor.of(JAVA_INT));
+        // The calls of the timed loop are linked as "critical": they only enqueue work and never call back into
+        // Java, so the JVM can skip the thread-state switch around them (small messages are launch-bound).
+        groupStart = lib.require("ncclGroupStart", FunctionDescriptor.of(JAVA_INT), CRITICAL);
+        groupEnd = lib.require("ncclGroupEnd", FunctionDescriptor.of(JAVA_INT), CRITICAL);
         // (sendbuff, recvbuff, count, datatype, op, comm, stream)
         allReduce = lib.require("ncclAllReduce", FunctionDescriptor.of(JAVA_INT,
-                ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+                ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS), CRITICAL);
         // (sendbuff, recvbuff, sendcount, datatype, comm, stream)
         allGather = lib.require("ncclAllGather", FunctionDescriptor.of(JAVA_INT,
-                ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS));
+                ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS), CRITICAL);
         // (sendbuff, recvbuff, recvcount, datatype, op, comm, stream)
         reduceScatter = lib.require("ncclReduceScatter", FunctionDescriptor.of(JAVA_INT,
-                ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+                ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS), CRITICAL);
         // (sendbuff, recvbuff, count, datatype, root, comm, stream)
         broadcast = lib.require("ncclBroadcast", FunctionDescriptor.of(JAVA_INT,
-                ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+                ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS), CRITICAL);
         // (sendbuff, recvbuff, count, datatype, op, root, comm, stream)
         reduce = lib.require("ncclReduce", FunctionDescriptor.of(JAVA_INT,
-                ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+                ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS), CRITICAL);
         // (buff, count, datatype, peer, comm, stream)
         send = lib.require("ncclSend", FunctionDescriptor.of(JAVA_INT,
-                ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+                ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS), CRITICAL);
         recv = lib.require("ncclRecv", FunctionDescriptor.of(JAVA_INT,
-                ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+                ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS), CRITICAL);
     }
 
     /** e.g. 22807 for 2.28.7. */

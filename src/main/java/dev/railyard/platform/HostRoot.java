@@ -8,7 +8,9 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -17,14 +19,36 @@ import java.util.stream.Stream;
  */
 public final class HostRoot {
 
+    /**
+     * In a capture: the attributes that could not be read live, one "path: reason" per line, so a captured root
+     * reports them failed with the same reason (EINVAL on a down interface's carrier) instead of merely absent.
+     */
+    public static final String UNREADABLE_LIST = "railyard/unreadable.txt";
+
     private final Path root;
     private final boolean live;
     private final ReadLog log;
+    private final Map<String, String> unreadable;
 
     private HostRoot(Path root, boolean live, ReadLog log) {
         this.root = root;
         this.live = live;
         this.log = log;
+        this.unreadable = live ? Map.of() : loadUnreadable(root.resolve(UNREADABLE_LIST));
+    }
+
+    private static Map<String, String> loadUnreadable(Path list) {
+        if (!Files.isRegularFile(list)) return Map.of();
+        Map<String, String> m = new HashMap<>();
+        try {
+            for (String line : Files.readAllLines(list, StandardCharsets.UTF_8)) {
+                int colon = line.indexOf(": ");
+                if (colon > 0) m.put(line.substring(0, colon), line.substring(colon + 2));
+            }
+        } catch (IOException e) {
+            return Map.of();
+        }
+        return Map.copyOf(m);
     }
 
     /** The running machine. */
@@ -77,6 +101,8 @@ public final class HostRoot {
      */
     public Reading<String> read(String relative) {
         log.file(relative);
+        String key = relative.startsWith("/") ? relative.substring(1) : relative;
+        if (!unreadable.isEmpty() && unreadable.containsKey(key)) return Reading.failed(key, unreadable.get(key));
         Path p = resolve(relative);
         try {
             // Stream to EOF: sysfs/procfs report sizes (4096, 0, or on some kernels a wrong small one) that

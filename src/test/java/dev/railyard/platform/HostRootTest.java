@@ -49,4 +49,15 @@ class HostRootTest {
         assertThat(root.list("sys/class/infiniband")).containsExactly("mlx5_0", "mlx5_2", "mlx5_10");
         assertThat(root.list("sys/class/nope")).isEmpty();
     }
+
+    @Test
+    void aCapturedRootReportsWhatCouldNotBeReadLiveAsFailed() throws Exception {
+        Files.createDirectories(dir.resolve("railyard"));
+        Files.writeString(dir.resolve(HostRoot.UNREADABLE_LIST),
+                "sys/devices/virtual/net/ifb0/carrier: Invalid argument\n");
+        HostRoot root = HostRoot.at(dir);
+        assertThat(root.read("sys/devices/virtual/net/ifb0/carrier"))
+                .isEqualTo(Reading.failed("sys/devices/virtual/net/ifb0/carrier", "Invalid argument"));
+        assertThat(root.read("sys/devices/virtual/net/ifb0/speed")).isInstanceOf(Reading.Absent.class);
+    }
 }

@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * One {@code <gpu>} element of nvidia-smi -q -x as a {@link Gpu}, field by field, so one N/A or garbled value
@@ -134,12 +136,12 @@ final class NvidiaSmiXmlGpu {
 
     /** A reading from a section that may be missing altogether (old drivers lack gpu_power_readings). */
     private static <T> Reading<T> under(NvidiaSmiXmlNode gpu, Optional<NvidiaSmiXmlNode> section, String name,
-                                        java.util.function.Function<NvidiaSmiXmlNode, Reading<T>> read) {
+                                        Function<NvidiaSmiXmlNode, Reading<T>> read) {
         return section.map(read).orElseGet(() -> Reading.absent("no " + name + " under " + gpu.path()));
     }
 
     /** Both readings present: combined; else the first that is not, failed before absent. */
-    static <A, B, R> Reading<R> both(Reading<A> a, Reading<B> b, java.util.function.BiFunction<A, B, R> f) {
+    static <A, B, R> Reading<R> both(Reading<A> a, Reading<B> b, BiFunction<A, B, R> f) {
         if (a instanceof Reading.Present<A>(A x) && b instanceof Reading.Present<B>(B y)) return Reading.of(f.apply(x, y));
         if (a instanceof Reading.Failed<A> || !(b instanceof Reading.Failed<B>) && !a.isPresent()) {
             return a.map(x -> null);

@@ -16,29 +16,35 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
- * GPUs through NVML on a live node; from PCI sysfs (vendor 0x10de) when NVML is unavailable or on a captured tree.
- * A GPU on the PCI bus that NVML does not list (fallen off the bus, driver not bound) is still reported, from PCI.
+ * GPUs through NVML on a live node; from PCI sysfs (vendor 0x10de) when NVML is unavailable. On a captured tree
+ * the GPUs come from the nvidia-smi -q -x output {@code railyard capture} saved, which shows what NVML showed live.
+ * A GPU on the PCI bus that NVML (or the saved output) does not list (fallen off the bus, driver not bound) is
+ * still reported, from PCI.
  */
 public final class GpuCollector {
 
     private final Supplier<NvmlLoad> nvml;
+    private final boolean captured;
 
-    private GpuCollector(Supplier<NvmlLoad> nvml) {
+    private GpuCollector(Supplier<NvmlLoad> nvml, boolean captured) {
         this.nvml = nvml;
+        this.captured = captured;
     }
 
-    /** NVML on a live root; PCI sysfs only on a captured tree, whose GPUs the local library knows nothing of. */
+    /** NVML on a live root; the saved nvidia-smi -q -x on a captured tree, whose GPUs the local library knows nothing of. */
     public static GpuCollector forRoot(HostRoot root) {
-        if (root.isLive()) return new GpuCollector(FfmNvml::open);
-        return new GpuCollector(() -> new NvmlLoad.Unavailable("captured tree " + root + " (NVML is only asked on the live node)"));
+        if (root.isLive()) return new GpuCollector(FfmNvml::open, false);
+        return new GpuCollector(() -> new NvmlLoad.Unavailable("captured tree " + root + " (NVML is only asked on the live node)"),
+                true);
     }
 
     /** A collector over a given NVML, such as a test's fake library. */
     public static GpuCollector withNvml(Supplier<NvmlLoad> nvml) {
-        return new GpuCollector(nvml);
+        return new GpuCollector(nvml, false);
     }
 
     public GpuInventory collect(HostRoot root, List<PciDevice> pci) {
+        if (captured && root.exists(NvidiaSmiXml.CAPTURED_FILE)) return fromCapture(root, pci);
         return switch (nvml.get()) {
             case NvmlLoad.Ready(FfmNvml lib) -> {
                 try (lib) {
@@ -47,7 +53,7 @@ public final class GpuCollector {
             }
             case NvmlLoad.Unavailable(String reason) ->
                     new GpuInventory(Reading.absent("NVML unavailable: " + reason), fromPci(pci, 0, Set.of(),
-                            "NVML unavailable: " + reason));
+                            Reading.absent("NVML unavailable: " + reason)));
         };
     }
 
@@ -60,21 +66,55 @@ public final class GpuCollector {
             case Reading.Failed<List<Gpu>>(String path, String cause) -> "NVML lists no GPUs: " + path + ": " + cause;
         };
         Set<String> seen = gpus.stream().map(Gpu::pciAddress).collect(Collectors.toSet());
-        gpus.addAll(fromPci(pci, gpus.size(), seen, why));
+        gpus.addAll(fromPci(pci, gpus.size(), seen, Reading.absent(why)));
         return new GpuInventory(lib.system(), gpus);
     }
 
-    /** NVIDIA display/3D functions not already listed, numbered after the NVML GPUs in PCI address order. */
-    private static List<Gpu> fromPci(List<PciDevice> pci, int firstIndex, Set<String> listed, String reason) {
+    /**
+     * The GPUs of a saved nvidia-smi -q -x, then PCI GPUs it does not list. A file that cannot be read or parsed
+     * leaves every GPU listed from PCI with its readings failed with the file and the parser's message.
+     */
+    private static GpuInventory fromCapture(HostRoot root, List<PciDevice> pci) {
+        String file = NvidiaSmiXml.CAPTURED_FILE;
+        Reading<String> text = root.read(file);
+        if (!(text instanceof Reading.Present<String>(String xml))) {
+            return new GpuInventory(text.map(x -> null), fromPci(pci, 0, Set.of(), text));
+        }
+        NvidiaSmiXml parsed;
+        try {
+            parsed = new NvidiaSmiXmlParser(file).parse(xml);
+        } catch (NvidiaSmiXmlException e) {
+            Reading<Void> failed = Reading.failed(file, e.getMessage());
+            return new GpuInventory(failed.map(x -> null), fromPci(pci, 0, Set.of(), failed));
+        }
+        List<Gpu> gpus = new ArrayList<>(parsed.gpus());
+        Set<String> seen = gpus.stream().map(Gpu::pciAddress).collect(Collectors.toSet());
+        gpus.addAll(fromPci(pci, gpus.size(), seen, Reading.absent(
+                file + " does not list this GPU (fallen off the bus, or not bound to nvidia, when it was captured)")));
+        return new GpuInventory(parsed.system(), gpus);
+    }
+
+    /**
+     * NVIDIA display/3D functions not already listed, numbered after the listed GPUs in PCI address order, each
+     * reading but the PCIe link taking {@code why} (absent or failed, never present).
+     */
+    private static List<Gpu> fromPci(List<PciDevice> pci, int firstIndex, Set<String> listed, Reading<?> why) {
         List<Gpu> gpus = new ArrayList<>();
         for (PciDevice d : pci.stream().sorted(Comparator.comparing(PciDevice::address)).toList()) {
             if (!d.isNvidiaGpu() || listed.contains(d.address())) continue;
             gpus.add(new Gpu(firstIndex + gpus.size(), d.address(), Gpu.Source.PCI_SYSFS,
-                    Reading.absent(reason), Reading.absent(reason), Reading.absent(reason), Reading.absent(reason),
-                    Reading.absent(reason), Reading.absent(reason), Reading.absent(reason), Reading.absent(reason),
-                    Reading.absent(reason), Reading.absent(reason), Reading.absent(reason), d.link(),
-                    Reading.absent(reason), Reading.absent(reason)));
+                    missing(why), missing(why), missing(why), missing(why), missing(why), missing(why),
+                    missing(why), missing(why), missing(why), missing(why), missing(why), d.link(),
+                    missing(why), missing(why)));
         }
         return gpus;
+    }
+
+    private static <T> Reading<T> missing(Reading<?> why) {
+        return switch (why) {
+            case Reading.Absent<?>(String reason) -> Reading.absent(reason);
+            case Reading.Failed<?>(String path, String cause) -> Reading.failed(path, cause);
+            case Reading.Present<?> p -> throw new IllegalArgumentException("a present reading is no reason");
+        };
     }
 }

@@ -25,7 +25,7 @@ public record Gpu(
         Reading<List<NvLink>> nvlinks,
         Reading<Boolean> persistenceMode) {
 
-    public enum Source { NVML, PCI_SYSFS }
+    public enum Source { NVML, PCI_SYSFS, NVIDIA_SMI_CAPTURE }
 
     public record Memory(long totalBytes, long usedBytes) {}
 

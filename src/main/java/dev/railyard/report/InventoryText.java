@@ -2,12 +2,31 @@ package dev.railyard.report;
 
 import dev.railyard.model.NodeInventory;
 
-/** The human view of an inventory: one section per area, absent and failed fields spelled out. */
+/**
+ * The human view of an inventory: a header, then one section per area (GPUs, RDMA, network, PCIe affinity, host).
+ * Every field is shown as read, as "absent (why)" or as "failed (path: cause)"; an area with nothing says "none found".
+ */
 public final class InventoryText {
+
     private InventoryText() {
     }
 
     public static String render(NodeInventory inv) {
-        return "Node " + inv.hostname() + "\n"; // TODO(lead)
+        StringBuilder out = new StringBuilder();
+        out.append("Node ").append(inv.hostname()).append("  root ").append(inv.root())
+                .append("  at ").append(inv.takenAt()).append('\n');
+        out.append("  OS ").append(ReadingText.of(inv.host().os()))
+                .append("  kernel ").append(ReadingText.of(inv.host().kernel())).append('\n');
+        out.append('\n');
+        GpuSection.appendTo(out, inv.gpu());
+        out.append('\n');
+        RdmaSection.appendTo(out, inv.rdmaDevices(), inv.interfaces());
+        out.append('\n');
+        NetSection.appendTo(out, inv.interfaces());
+        out.append('\n');
+        TopologySection.appendTo(out, inv.topology());
+        out.append('\n');
+        HostSection.appendTo(out, inv.host(), inv.xidEvents());
+        return out.toString();
     }
 }

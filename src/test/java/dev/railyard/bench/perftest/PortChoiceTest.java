@@ -29,7 +29,7 @@ import java.util.OptionalLong;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class PortChoiceTest {
+public class PortChoiceTest {
 
     // --- seed 000 / 001: gpuserver1, mlx4_0 port 1 on ens6 (10.0.1.1), port 2 on ens6d1 (10.0.0.1), NUMA node 0 ---
 

@@ -147,9 +147,12 @@ public final class BenchStorageCommand implements Callable<Integer> {
                                     + (direct ? ", and that the filesystem supports O_DIRECT (else --no-direct)" : "")));
                     break;
                 }
-                FioJob j = result.jobs().getFirst();
+                // judged as the job we asked for: the verdict reads the direction from rw, which fio may omit
+                FioJob ran = result.jobs().getFirst();
+                String rw = p == FioRunner.Pattern.WRITE ? "write" : "read";
+                FioJob j = new FioJob(ran.name(), rw, ran.read(), ran.write());
                 FioDirection d = p == FioRunner.Pattern.WRITE ? j.write() : j.read();
-                measured.add(new Measured(j.rw(), line, d.megabytesPerSecond(), d.mebibytesPerSecond(), d.iops(),
+                measured.add(new Measured(rw, line, d.megabytesPerSecond(), d.mebibytesPerSecond(), d.iops(),
                         d.clatMeanUs(), d.clatP99Us()));
                 verdict.ifPresent(v -> findings.add(v.judge(subject, j)));
             }

@@ -31,14 +31,20 @@ public final class FioRunner {
     }
 
     public static List<String> argv(Pattern pattern, Path file, String size, int seconds) {
-        return List.of("fio", "--name=" + pattern.rw + "_test", "--filename=" + file, "--size=" + size,
-                "--rw=" + pattern.rw, "--bs=1M", "--direct=1", "--numjobs=1", "--runtime=" + seconds,
-                "--group_reporting", "--output-format=json");
+        return seed(pattern, file, size, seconds).argv();
     }
 
     public FioResult run(Pattern pattern, Path file, String size, int seconds) {
+        return run(seed(pattern, file, size, seconds));
+    }
+
+    private static FioSeqJob seed(Pattern pattern, Path file, String size, int seconds) {
+        return new FioSeqJob(pattern, file, size, seconds, "1M", true);
+    }
+
+    public FioResult run(FioSeqJob job) {
         CommandRunner.Result r = ExternalTool.FIO.requireStarted(
-                runner.run(argv(pattern, file, size, seconds), Duration.ofSeconds(seconds + 120L)));
+                runner.run(job.argv(), Duration.ofSeconds(job.runtimeSeconds() + 120L)));
         if (r.timedOut()) throw new ToolParseException("fio", 0, "", "fio timed out");
         if (r.exitCode() != 0 && r.stdout().isBlank()) {
             String err = r.stderr().strip().lines().findFirst().orElse("");

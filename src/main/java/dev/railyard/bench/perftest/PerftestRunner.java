@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * Runs one side of a perftest pair with the device, port and GID index taken from the inventory, pinned to the
@@ -38,7 +39,21 @@ public final class PerftestRunner {
 
     /** What to run: {@code server} empty means this side listens; otherwise it connects to that address. */
     public record Plan(Tool tool, RdmaPort port, OptionalInt numaNode, boolean reportGbits, boolean bidirectional,
-                       Optional<String> server, Duration timeout) {}
+                       Optional<String> server, Duration timeout, Tuning tuning) {
+
+        public Plan(Tool tool, RdmaPort port, OptionalInt numaNode, boolean reportGbits, boolean bidirectional,
+                    Optional<String> server, Duration timeout) {
+            this(tool, port, numaNode, reportGbits, bidirectional, server, timeout, Tuning.NONE);
+        }
+    }
+
+    /**
+     * What the user chose over perftest's defaults: a GID index (instead of the port's first RoCE v2 IPv4 GID),
+     * the message size (-s) and a time-limited run (-D). Both sides must pass the same size.
+     */
+    public record Tuning(OptionalInt gidIndex, OptionalLong sizeBytes, OptionalInt durationSeconds) {
+        public static final Tuning NONE = new Tuning(OptionalInt.empty(), OptionalLong.empty(), OptionalInt.empty());
+    }
 
     /** The argv that ran, the parsed output, and how the process ended. */
     public record Run(List<String> argv, PerftestResult result, int exitCode, boolean timedOut) {}
@@ -61,7 +76,11 @@ public final class PerftestRunner {
         RdmaPort port = plan.port();
         argv.add("--ib-dev=" + port.device());
         argv.add("--ib-port=" + port.port());
-        gidIndex(port).ifPresent(g -> argv.add("--gid-index=" + g));
+        Tuning t = plan.tuning();
+        if (t.gidIndex().isPresent()) argv.add("--gid-index=" + t.gidIndex().getAsInt());
+        else gidIndex(port).ifPresent(g -> argv.add("--gid-index=" + g));
+        t.sizeBytes().ifPresent(s -> argv.add("--size=" + s));
+        t.durationSeconds().ifPresent(d -> argv.add("--duration=" + d));
         if (plan.reportGbits() && plan.tool().isBandwidth()) argv.add("--report_gbits");
         if (plan.bidirectional() && plan.tool().isBandwidth()) argv.add("-b");
         plan.server().ifPresent(argv::add);

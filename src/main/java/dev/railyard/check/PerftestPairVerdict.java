@@ -1,0 +1,53 @@
+package dev.railyard.check;
+
+import dev.railyard.bench.perftest.PerftestPair;
+import dev.railyard.bench.perftest.PerftestResult;
+import dev.railyard.bench.perftest.PerftestRunner;
+import dev.railyard.model.Finding;
+import dev.railyard.model.Severity;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The bench.rdma.* finding for one side of a pair. perftest's own table is judged by {@link BenchVerdicts}; this
+ * adds what only the runner knows: the process timed out or exited non-zero without a recognised error, the link
+ * rate is unknown, or this is a server whose tool prints no table (the client reports the result).
+ */
+public record PerftestPairVerdict(Optional<Double> linkGbps, double efficiency, double latencyUs) {
+
+    public Finding judge(PerftestPair pair, PerftestRunner.Run run) {
+        String subject = pair.choice().port().ref() + " " + pair.test().tool().binary() + " "
+                + pair.side().name().toLowerCase(Locale.ROOT);
+        boolean bw = pair.test().tool().isBandwidth();
+        String id = bw ? BenchVerdicts.RDMA_BW : BenchVerdicts.RDMA_LAT;
+        PerftestResult r = run.result();
+        boolean noRows = bw ? r.bandwidth().isEmpty() : r.latency().isEmpty();
+        if (!r.failed() && noRows) {
+            if (run.timedOut()) {
+                return new Finding(id, Severity.FAIL, subject, "no result before the timeout", "a result table",
+                        pair.side() == PerftestPair.Side.SERVER
+                                ? "no client connected: run `" + pair.peerHint() + "` on the other node"
+                                : "the server did not answer in time: start it first, and check the address");
+            }
+            if (run.exitCode() != 0) {
+                return new Finding(id, Severity.FAIL, subject, "perftest exited with " + run.exitCode(),
+                        "exit 0 and a result table",
+                        "read the output above; rerun with the same options on both sides");
+            }
+            if (pair.side() == PerftestPair.Side.SERVER) {
+                return new Finding(id, Severity.INFO, subject, "server finished; the client prints the result",
+                        "a result on the client", "");
+            }
+        }
+        if (!bw) return BenchVerdicts.rdmaLatency(subject, r, latencyUs);
+        if (linkGbps.isEmpty() && !r.failed()) {
+            String observed = r.largestBandwidthRow().map(row -> String.format(Locale.ROOT, "%.1f Gb/s at %d B",
+                    row.averageGbps(), row.bytes())).orElse("no bandwidth table");
+            return new Finding(id, Severity.UNKNOWN, subject, observed + "; the link rate is unknown",
+                    String.format(Locale.ROOT, ">= %.0f%% of the link rate", efficiency * 100),
+                    "give --spec FILE --network NAME (rate_gbps), or check that the port's rate is readable");
+        }
+        return BenchVerdicts.rdmaBandwidth(subject, r, linkGbps.orElse(0.0), efficiency);
+    }
+}

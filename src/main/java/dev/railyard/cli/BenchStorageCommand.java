@@ -1,0 +1,244 @@
+package dev.railyard.cli;
+
+import dev.railyard.bench.ToolParseException;
+import dev.railyard.bench.fio.FioDirection;
+import dev.railyard.bench.fio.FioJob;
+import dev.railyard.bench.fio.FioResult;
+import dev.railyard.bench.fio.FioRunner;
+import dev.railyard.bench.fio.FioSeqJob;
+import dev.railyard.bench.fio.StorageSeqVerdict;
+import dev.railyard.check.SpecLoader;
+import dev.railyard.model.ClusterSpec;
+import dev.railyard.model.Finding;
+import dev.railyard.model.RailyardException;
+import dev.railyard.model.Severity;
+import dev.railyard.platform.CommandRunner;
+import dev.railyard.report.Json;
+import dev.railyard.spec.SpecReader;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.concurrent.Callable;
+
+@Command(name = "storage",
+        mixinStandardHelpOptions = true,
+        description = {
+                "Sequential write then read of one file with fio (seed 001's jobs: 1 MiB blocks, O_DIRECT, one job,",
+                "time-limited, --output-format=json). Prints MB/s (10^6) and MiB/s (what fio's text output shows),",
+                "IOPS and completion latency, and judges bench.storage.seq against --expect-mbps or the spec's",
+                "expect.storage_seq_mbps.",
+                "",
+                "With --dir, a scratch file " + BenchStorageCommand.SCRATCH + " is written there and removed after.",
+                "A --file that already exists is overwritten only with --force."},
+        footer = {"", "Exit codes: 0 ok, 1 a FAIL (fio failed or too slow), 2 usage, 3 fio missing.",
+                "", "Examples:",
+                "  railyard bench storage --dir /mnt/nvme",
+                "  railyard bench storage --file /scratch/railyard.dat --size 4G --runtime 30 --expect-mbps 2000",
+                "  railyard bench storage --dir /dev/shm --no-direct --format json"})
+public final class BenchStorageCommand implements Callable<Integer> {
+
+    /** The file name that marks a scratch file as ours, so a rerun may overwrite it without --force. */
+    static final String SCRATCH = "railyard-bench-storage.dat";
+
+    static final class Target {
+        @Option(names = "--dir", paramLabel = "DIR", description = "Directory to test in (default: the current one).")
+        Path dir;
+
+        @Option(names = "--file", paramLabel = "FILE", description = "File to test with (overwritten!).")
+        Path file;
+    }
+
+    @ArgGroup(exclusive = true)
+    Target target;
+
+    @Option(names = "--size", defaultValue = "1G", paramLabel = "SIZE", description = "File size (default: ${DEFAULT-VALUE}).")
+    String size;
+
+    @Option(names = "--runtime", defaultValue = "10", paramLabel = "S", description = "Seconds per job at most (default: ${DEFAULT-VALUE}).")
+    int runtime;
+
+    @Option(names = "--bs", defaultValue = "1M", paramLabel = "SIZE", description = "Block size (default: ${DEFAULT-VALUE}).")
+    String blockSize;
+
+    @Option(names = "--direct", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "O_DIRECT, bypassing the page cache (default: on; --no-direct for tmpfs).")
+    boolean direct;
+
+    @Option(names = "--force", description = "Overwrite a --file that exists.")
+    boolean force;
+
+    @Option(names = "--expect-mbps", paramLabel = "MB/s", description = "Pass at this MB/s (10^6 bytes/s) or more, both ways.")
+    Double expectMbps;
+
+    @Option(names = "--spec", paramLabel = "FILE", description = "Cluster spec with expect.storage_seq_mbps.")
+    Path specFile;
+
+    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json", description = "Output format.")
+    OutputFormat format;
+
+    @Spec
+    CommandSpec spec;
+
+    private final CommandRunner runner;
+    private final SpecLoader specLoader;
+
+    public BenchStorageCommand() {
+        this(CommandRunner.system(), file -> new SpecReader().read(file));
+    }
+
+    BenchStorageCommand(CommandRunner runner, SpecLoader specLoader) {
+        this.runner = runner;
+        this.specLoader = specLoader;
+    }
+
+    /** One direction's numbers as printed. */
+    record Measured(String job, String commandLine, double megabytesPerSecond, double mebibytesPerSecond, double iops,
+                    OptionalDouble clatMeanUs, OptionalDouble clatP99Us) {}
+
+    /** What --format json prints. */
+    record Report(String file, List<Measured> results, List<Finding> findings) {}
+
+    @Override
+    public Integer call() {
+        if (format == OutputFormat.JUNIT) throw new RailyardException.Usage("--format junit is for check", "use text or json");
+        if (runtime < 1) throw new RailyardException.Usage("--runtime must be at least 1 second", "e.g. --runtime 10");
+        checkSize("--size", size);
+        checkSize("--bs", blockSize);
+        Optional<Double> expect = Optional.ofNullable(expectMbps).or(() -> Optional.ofNullable(specFile)
+                .map(this::loadSpec).flatMap(c -> c.expect().storageSeqMBps()));
+        Path file = file();
+        boolean existed = Files.exists(file);
+        refuseForeign(file, existed);
+        boolean remove = !existed || file.getFileName().toString().equals(SCRATCH);
+        refuseDirectOnTmpfs(file);
+
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter progress = format == OutputFormat.JSON ? spec.commandLine().getErr() : out;
+        List<Measured> measured = new ArrayList<>();
+        List<Finding> findings = new ArrayList<>();
+        Optional<StorageSeqVerdict> verdict = expect.map(mbps -> new StorageSeqVerdict(mbps * 1e6 / 1_048_576.0));
+        String subject = file.toAbsolutePath().getParent().toString();
+        try {
+            for (FioRunner.Pattern p : List.of(FioRunner.Pattern.WRITE, FioRunner.Pattern.READ)) {
+                FioSeqJob job = new FioSeqJob(p, file, size, runtime, blockSize, direct);
+                String line = VerdictText.shellLine(job.argv());
+                progress.println("Running: " + line);
+                progress.flush();
+                FioResult result;
+                try {
+                    result = new FioRunner(runner).run(job);
+                } catch (ToolParseException e) {
+                    findings.add(new Finding(StorageSeqVerdict.ID, Severity.FAIL, subject + " " + job.pattern().name()
+                            .toLowerCase(Locale.ROOT), e.getMessage(), "a fio result",
+                            "run the command above by hand to see fio's error; check that the directory is writable "
+                                    + "and has room for --size"
+                                    + (direct ? ", and that the filesystem supports O_DIRECT (else --no-direct)" : "")));
+                    break;
+                }
+                // judged as the job we asked for: the verdict reads the direction from rw, which fio may omit
+                FioJob ran = result.jobs().getFirst();
+                String rw = p == FioRunner.Pattern.WRITE ? "write" : "read";
+                FioJob j = new FioJob(ran.name(), rw, ran.read(), ran.write());
+                FioDirection d = p == FioRunner.Pattern.WRITE ? j.write() : j.read();
+                measured.add(new Measured(rw, line, d.megabytesPerSecond(), d.mebibytesPerSecond(), d.iops(),
+                        d.clatMeanUs(), d.clatP99Us()));
+                verdict.ifPresent(v -> findings.add(v.judge(subject, j)));
+            }
+        } finally {
+            if (remove) deleteQuietly(file);
+        }
+        if (format == OutputFormat.JSON) {
+            out.println(Json.write(new Report(file.toString(), measured, findings)));
+        } else {
+            out.println();
+            out.print(table(measured));
+            out.println();
+            if (expect.isEmpty() && findings.isEmpty()) {
+                out.println("No expectation: give --expect-mbps MB/s or a --spec with expect.storage_seq_mbps for a verdict.");
+            }
+            out.print(VerdictText.render(findings));
+        }
+        out.flush();
+        return VerdictText.exitCode(findings);
+    }
+
+    static String table(List<Measured> rows) {
+        StringBuilder sb = new StringBuilder(String.format("%-6s %10s %10s %10s %14s %14s%n",
+                "JOB", "MB/s", "MiB/s", "IOPS", "clat mean µs", "clat p99 µs"));
+        for (Measured m : rows) {
+            sb.append(String.format(Locale.ROOT, "%-6s %10.1f %10.1f %10.0f %14s %14s%n", m.job(), m.megabytesPerSecond(),
+                    m.mebibytesPerSecond(), m.iops(), us(m.clatMeanUs()), us(m.clatP99Us())));
+        }
+        return sb.toString();
+    }
+
+    private static String us(OptionalDouble v) {
+        return v.isPresent() ? String.format(Locale.ROOT, "%.1f", v.getAsDouble()) : "-";
+    }
+
+    private static void checkSize(String option, String value) {
+        try {
+            if (ByteSizeConverter.parse(value) == 0) throw new picocli.CommandLine.TypeConversionException("zero");
+        } catch (picocli.CommandLine.TypeConversionException e) {
+            throw new RailyardException.Usage(option + " '" + value + "' is not a size", "examples: 4K, 1M, 1G");
+        }
+    }
+
+    private Path file() {
+        if (target != null && target.file != null) return target.file;
+        Path dir = target != null && target.dir != null ? target.dir : Path.of(".");
+        if (!Files.isDirectory(dir)) {
+            throw new RailyardException.Usage("--dir " + dir + " is not a directory", "give a directory on the disk to test");
+        }
+        return dir.resolve(SCRATCH);
+    }
+
+    /** fio overwrites its file: a block device or someone's data must not be lost to a typo. */
+    private void refuseForeign(Path file, boolean existed) {
+        if (!existed || force) return;
+        if (Files.isRegularFile(file) && file.getFileName().toString().equals(SCRATCH)) return;
+        throw new RailyardException.Usage(file + " exists and fio would overwrite it",
+                "pass --force to overwrite it, or use --dir DIR to let railyard make (and remove) a scratch file");
+    }
+
+    /** tmpfs refuses O_DIRECT with EINVAL; say so before fio prints a cryptic error. */
+    private void refuseDirectOnTmpfs(Path file) {
+        if (!direct) return;
+        try {
+            Path dir = file.toAbsolutePath().getParent();
+            if (dir != null && Files.getFileStore(dir).type().equals("tmpfs")) {
+                throw new RailyardException.Usage(dir + " is on tmpfs, which does not support O_DIRECT",
+                        "add --no-direct (this measures memory, not a disk)");
+            }
+        } catch (IOException e) {
+            // the directory cannot be inspected; fio will report what is wrong with it
+        }
+    }
+
+    private ClusterSpec loadSpec(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new RailyardException.Usage("--spec " + file + " is not a file", "write one with: railyard init > cluster.yaml");
+        }
+        return specLoader.load(file);
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            // a scratch file left behind is harmless; the next run overwrites it
+        }
+    }
+}

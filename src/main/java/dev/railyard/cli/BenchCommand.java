@@ -7,7 +7,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench",
         mixinStandardHelpOptions = true,
         description = {"Measure what this node and its links deliver, natively or through the usual tools."},
-        subcommands = {BenchTcpCommand.class, BenchNcclCommand.class, BenchGpuCommand.class})
+        subcommands = {BenchTcpCommand.class, BenchRdmaCommand.class, BenchNcclCommand.class, BenchGpuCommand.class,
+                BenchStorageCommand.class})
 public final class BenchCommand implements Runnable {
 
     @Spec

@@ -76,7 +76,7 @@ phase_ncclbuild() {
 phase_ncclcompare() {
   local flags=(-b 8 -e 2G -f 2 -w 5 -n 20)
   local nt=/tmp/nccl-tests/build/all_reduce_perf
-  for rep in 1 2; do
+  for rep in $(seq 1 "${REPS:-2}"); do
     for g in 2 4; do
       [ "$ngpu" -ge "$g" ] || continue
       "$nt" "${flags[@]}" -g "$g" >"$logs/nccl-tests-g$g-r$rep.txt" 2>&1

@@ -12,12 +12,12 @@ import java.util.List;
  * Unpacks a ttar archive (the text archive format of prometheus/procfs and node_exporter fixtures) from the test
  * classpath into a directory. The resource starts with our two SOURCE/HARDWARE lines, which are skipped.
  */
-final class HostTtar {
+public final class HostTtar {
 
     private HostTtar() {
     }
 
-    static void unpack(String resource, Path into) {
+    public static void unpack(String resource, Path into) {
         List<String> lines;
         try (InputStream in = HostTtar.class.getResourceAsStream(resource)) {
             if (in == null) throw new IllegalArgumentException("no test resource " + resource);

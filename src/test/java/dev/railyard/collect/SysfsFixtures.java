@@ -13,12 +13,12 @@ import java.util.List;
  * Mode/SymlinkTo records, as prometheus/procfs writes them) and "==> path <==" dumps. Unpacked here rather than
  * committed twice, because the shared unpacked trees lost their symlinks.
  */
-final class SysfsFixtures {
+public final class SysfsFixtures {
 
     private SysfsFixtures() {}
 
     /** The resource text with its two source header lines stripped. */
-    static List<String> resourceLines(String resource) {
+    public static List<String> resourceLines(String resource) {
         try (InputStream in = SysfsFixtures.class.getResourceAsStream("/sysfs/" + resource)) {
             if (in == null) throw new IllegalArgumentException("no test resource sysfs/" + resource);
             List<String> lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
@@ -30,7 +30,7 @@ final class SysfsFixtures {
     }
 
     /** Unpacks a ttar excerpt from resources sysfs/ttar/ under {@code into}; returns {@code into}. */
-    static Path unpackTtar(String resource, Path into) throws IOException {
+    public static Path unpackTtar(String resource, Path into) throws IOException {
         List<String> lines = resourceLines("ttar/" + resource);
         int i = 0;
         while (i < lines.size()) {
@@ -60,7 +60,7 @@ final class SysfsFixtures {
     }
 
     /** Unpacks a "==> relative/path <==" dump (telegraf, gpud) under {@code into}; returns {@code into}. */
-    static Path unpackDump(String resource, Path into) throws IOException {
+    public static Path unpackDump(String resource, Path into) throws IOException {
         List<String> lines = resourceLines(resource);
         Path current = null;
         StringBuilder content = new StringBuilder();
@@ -80,7 +80,7 @@ final class SysfsFixtures {
     }
 
     /** A directory tree copied as-is into test resources (the gpud H100 capture). */
-    static Path resourceTree(String name) {
+    public static Path resourceTree(String name) {
         try {
             return Path.of(SysfsFixtures.class.getResource("/sysfs/" + name).toURI());
         } catch (Exception e) {

@@ -29,6 +29,11 @@ public final class HostMemlockCheck implements Check {
             return List.of(Finding.unknown(ID, subject, r, "unlimited"));
         }
         if (m.unlimited()) return List.of(Finding.pass(ID, subject, "unlimited", "unlimited"));
+        // HostCollector clamps limits past 2^63 (procfs shows 18446744073708503040) to Long.MAX_VALUE: no
+        // registration can reach them, so telling the user to raise it would be a false FAIL.
+        if (m.bytes() == Long.MAX_VALUE) {
+            return List.of(Finding.pass(ID, subject, "above 2^63 bytes (as good as unlimited)", "unlimited"));
+        }
         return List.of(Finding.of(ID, Severity.FAIL, subject, Bytes.human(m.bytes()), "unlimited", FIX));
     }
 }

@@ -47,7 +47,8 @@ public final class RoceGidCheck implements Check {
                         "ip addr add <address>/<prefix> dev " + netdev + " (and persist it in netplan)"));
                 continue;
             }
-            for (String addr : wanted) out.add(judge(p, netdev, addr, bound.flatMap(b -> b.binding().address())));
+            Optional<String> specCidr = bound.flatMap(b -> b.binding().address().map(a -> withPrefix(a, b.network().subnet())));
+            for (String addr : wanted) out.add(judge(p, netdev, addr, specCidr));
         }
         return out;
     }
@@ -76,6 +77,12 @@ public final class RoceGidCheck implements Check {
         String cidr = specAddress.filter(a -> a.contains("/")).orElse(addr + "/<prefix>");
         return Finding.of(ID, Severity.FAIL, p.ref(), "no GID for " + addr + " (" + p.gids().size() + " GIDs)", expected,
                 "ip addr add " + cidr + " dev " + netdev + " (the GID table follows the netdev's addresses)");
+    }
+
+    /** The spec's bare address with its network's prefix ("10.0.0.1" in 10.0.0.0/24 -> "10.0.0.1/24"), so the fix is exact. */
+    static String withPrefix(String address, Optional<String> subnet) {
+        if (address.contains("/")) return address;
+        return subnet.filter(s -> s.contains("/")).map(s -> address + s.substring(s.indexOf('/'))).orElse(address);
     }
 
     /** "10.0.0.1/24" -> "10.0.0.1". */

@@ -93,7 +93,7 @@ class FabricChecksTest {
         RdmaPort noIpGid = roceActive("mlx4_0", 2, seed000Gids().subList(0, 2));
         Finding f = Found.one(new RoceGidCheck().run(withSpec(withPort(s1(), noIpGid))), "rdma.roce.gid", "mlx4_0:2");
         assertThat(f.severity()).isEqualTo(Severity.FAIL);
-        assertThat(f.remediation()).startsWith("ip addr add 10.0.0.1/<prefix> dev ens6d1");
+        assertThat(f.remediation()).startsWith("ip addr add 10.0.0.1/24 dev ens6d1");
     }
 
     private static NodeInventory ens6d1(int mtu, String oper, List<String> addrs) {

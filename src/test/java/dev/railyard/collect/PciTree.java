@@ -10,28 +10,28 @@ import java.nio.file.Path;
  * sys/devices/pciDDDD:BB/... nested below its bridges, and sys/bus/pci/devices/ADDR is a relative symlink to it.
  * Bridges on a device's path are created as bridge functions (class 0x060400) when first seen.
  */
-final class PciTree {
+public final class PciTree {
 
-    static final int NVIDIA = 0x10de;
-    static final int MELLANOX = 0x15b3;
+    public static final int NVIDIA = 0x10de;
+    public static final int MELLANOX = 0x15b3;
 
     private final Path root;
 
-    PciTree(Path root) {
+    public PciTree(Path root) {
         this.root = root;
     }
 
     /** A GPU (3D controller) at e.g. "pci0000:00/0000:00:01.0/0000:01:00.0/0000:02:00.0/0000:03:00.0". */
-    PciTree gpu(String path, int numa) {
+    public PciTree gpu(String path, int numa) {
         return function(path, NVIDIA, 0x2901, 0x030200, numa, "nvidia");
     }
 
     /** A ConnectX-7 function (InfiniBand-mode network controller 0x0207). */
-    PciTree nic(String path, int numa) {
+    public PciTree nic(String path, int numa) {
         return function(path, MELLANOX, 0x1021, 0x020700, numa, "mlx5_core");
     }
 
-    PciTree function(String path, int vendor, int device, int classCode, int numa, String driver) {
+    public PciTree function(String path, int vendor, int device, int classCode, int numa, String driver) {
         String[] parts = path.split("/");
         StringBuilder prefix = new StringBuilder(parts[0]);
         for (int i = 1; i < parts.length - 1; i++) {

@@ -2,6 +2,7 @@ package dev.railyard.bench.tcp;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
@@ -57,7 +58,10 @@ final class ByteCountingReceiver implements AutoCloseable {
                 for (SelectionKey key : selector.selectedKeys()) drain(key, buf);
                 selector.selectedKeys().clear();
             }
+        } catch (ClosedSelectorException closed) {
+            // the server was closed: its connection threads see their channels closed too
         } catch (IOException | RuntimeException e) {
+            if (!selector.isOpen()) return;
             for (SelectionKey key : selector.keys()) ((Count) key.attachment()).done.completeExceptionally(e);
         }
     }

@@ -46,7 +46,15 @@ public final class BandwidthClient {
         }
         List<Stream> streams = new ArrayList<>();
         CountDownLatch go = new CountDownLatch(1);
-        for (SocketChannel ch : channels) streams.add(new Stream(ch, settings.msgSize(), go));
+        for (SocketChannel ch : channels) streams.add(new Stream(ch));
+        if (streams.size() == 1) {
+            Stream only = streams.getFirst();
+            only.thread = Thread.ofPlatform().name("bench-tcp-stream").daemon().start(() -> only.send(settings.msgSize(), go));
+        } else {
+            Thread sender = Thread.ofPlatform().name("bench-tcp-streams").daemon()
+                    .start(() -> MultiplexedSender.send(streams, settings.msgSize(), go));
+            for (Stream s : streams) s.thread = sender;
+        }
         long start = System.nanoTime();
         go.countDown();
         List<BandwidthInterval> intervals = new ArrayList<>();
@@ -139,11 +147,11 @@ public final class BandwidthClient {
         return Reading.of(ReceiverReport.of(bytes, maxNanos / 1e9));
     }
 
-    /** One connection and the thread that fills it. */
-    private static final class Stream {
+    /** One connection, its counters, and the thread that fills it (shared when streams are multiplexed). */
+    static final class Stream {
         final AtomicLong sent = new AtomicLong();
         final AtomicReference<String> error = new AtomicReference<>();
-        final Thread thread;
+        volatile Thread thread;
         final SocketChannel channel;
         volatile boolean stop;
         volatile boolean finished;
@@ -151,9 +159,12 @@ public final class BandwidthClient {
         long receivedBytes = -1;
         long receiverNanos;
 
-        Stream(SocketChannel ch, int msgSize, CountDownLatch go) {
+        Stream(SocketChannel ch) {
             channel = ch;
-            thread = Thread.ofPlatform().name("bench-tcp-stream").daemon().start(() -> send(ch, msgSize, go));
+        }
+
+        void fail(IOException e) {
+            error.compareAndSet(null, e.getMessage() == null ? e.toString() : e.getMessage());
         }
 
         /** A write blocked on a peer that stopped reading never returns by itself: closing the channel ends it. */
@@ -171,9 +182,11 @@ public final class BandwidthClient {
             }
         }
 
-        private void send(SocketChannel ch, int msgSize, CountDownLatch go) {
+        /** One stream, one thread, blocking writes: the fewest system calls per byte. */
+        void send(int msgSize, CountDownLatch go) {
             ByteBuffer buf = ByteBuffer.allocateDirect(msgSize);
             long total = 0;
+            SocketChannel ch = channel;
             try (ch) {
                 go.await();
                 while (!stop) {
@@ -186,7 +199,7 @@ public final class BandwidthClient {
                 ch.shutdownOutput();
                 readReply(ch);
             } catch (IOException e) {
-                error.compareAndSet(null, e.getMessage() == null ? e.toString() : e.getMessage());
+                fail(e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } finally {
@@ -196,7 +209,20 @@ public final class BandwidthClient {
             }
         }
 
-        private void readReply(SocketChannel ch) throws IOException {
+        /** After the last write: half-close and read the server's count, in blocking mode. */
+        void finish() {
+            try (channel) {
+                channel.configureBlocking(true);
+                channel.shutdownOutput();
+                readReply(channel);
+            } catch (IOException e) {
+                fail(e);
+            } finally {
+                finished = true;
+            }
+        }
+
+        void readReply(SocketChannel ch) throws IOException {
             ch.socket().setSoTimeout(REPLY_TIMEOUT_MILLIS);
             // The socket adaptor's stream honours SO_TIMEOUT, a blocking channel read would wait forever.
             InputStream in = ch.socket().getInputStream();

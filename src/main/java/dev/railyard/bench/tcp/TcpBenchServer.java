@@ -12,19 +12,20 @@ import java.util.function.Consumer;
 
 /**
  * The peer of `bench tcp client`: counts bandwidth streams and reports the count back, echoes latency messages.
- * One platform thread per connection doing blocking reads: for ping-pong that is one read() syscall per message,
- * with no poller hop in between (a virtual thread would park and wake through the poller).
+ * Latency: one platform thread per connection doing blocking reads, so each message costs one read() syscall with no
+ * poller hop in between (a virtual thread would park and wake through the poller). Bandwidth: all streams are read
+ * by one selector thread ({@link ByteCountingReceiver}).
  */
 public final class TcpBenchServer implements AutoCloseable {
 
-    private static final int BANDWIDTH_BUFFER = 1 << 20;
-
     private final ServerSocketChannel listener;
     private final Consumer<String> log;
+    private final ByteCountingReceiver receiver;
 
-    private TcpBenchServer(ServerSocketChannel listener, Consumer<String> log) {
+    private TcpBenchServer(ServerSocketChannel listener, Consumer<String> log) throws IOException {
         this.listener = listener;
         this.log = log;
+        this.receiver = new ByteCountingReceiver();
     }
 
     public static TcpBenchServer bind(InetSocketAddress address, Consumer<String> log) throws IOException {
@@ -95,19 +96,19 @@ public final class TcpBenchServer implements AutoCloseable {
         }
     }
 
+    /** The receiver thread counts; this connection's thread only waits and sends the count back. */
     private void countBytes(SocketChannel ch, String peer) throws IOException {
-        ByteBuffer buf = ByteBuffer.allocateDirect(BANDWIDTH_BUFFER);
-        long total = 0;
-        long start = System.nanoTime();
-        int n;
-        while ((n = ch.read(buf)) >= 0) {
-            total += n;
-            buf.clear();
+        ByteCountingReceiver.Counted counted;
+        try {
+            counted = receiver.count(ch).join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
         }
-        long nanos = System.nanoTime() - start;
-        SessionHeader.writeFully(ch, ByteBuffer.allocate(16).putLong(total).putLong(nanos).flip());
+        // Still non-blocking (registered with the receiver until its next select): 16 bytes fit the empty send buffer.
+        SessionHeader.writeFully(ch, ByteBuffer.allocate(16).putLong(counted.bytes()).putLong(counted.nanos()).flip());
+        double seconds = counted.nanos() / 1e9;
         log.accept("bandwidth stream from %s: %d bytes in %.2f s, %.2f Gbits/sec"
-                .formatted(peer, total, nanos / 1e9, Rates.gbits(total, nanos / 1e9)));
+                .formatted(peer, counted.bytes(), seconds, Rates.gbits(counted.bytes(), seconds)));
     }
 
     private void echo(SocketChannel ch, int msgSize, String peer) throws IOException {
@@ -139,5 +140,6 @@ public final class TcpBenchServer implements AutoCloseable {
     @Override
     public void close() throws IOException {
         listener.close();
+        receiver.close();
     }
 }

@@ -29,47 +29,98 @@ public final class BenchVerdicts {
     private BenchVerdicts() {}
 
     /**
-     * Average bandwidth at the largest message size against the link's data rate. A bidirectional run reports
-     * both directions added up, so it is judged against twice the rate. A result that sits near the full rate
-     * of a lower standard speed says the link trained down (the seeds' ~1139 MB/s on 40G: a bad cable).
+     * Average bandwidth at the largest message size against the link's data rate; a run that failed is judged by
+     * its first failure instead.
      */
     public static Finding rdmaBandwidth(String subject, PerftestResult r, double linkGbps, double efficiency) {
-        String expected = String.format(Locale.ROOT, ">= %.0f%% of %s Gb/s", efficiency * 100, fmt(linkGbps));
-        Optional<Finding> failed = failure(RDMA_BW, subject, r, expected);
-        if (failed.isPresent()) return failed.get();
+        String expected = expectedBw(linkGbps, efficiency);
+        return failure(RDMA_BW, subject, r, expected).orElseGet(() -> rdmaBandwidthTable(subject, r, linkGbps,
+                efficiency));
+    }
+
+    /**
+     * The bandwidth table alone (diagnose reports a run's failures as findings of their own). A bidirectional run
+     * reports both directions added up, so it is judged against twice the rate. A result that sits near the full
+     * rate of a lower standard speed says the link trained down (the seeds' ~1139 MB/s on 40G: a bad cable).
+     */
+    public static Finding rdmaBandwidthTable(String subject, PerftestResult r, double linkGbps, double efficiency) {
+        String expected = expectedBw(linkGbps, efficiency);
         Optional<BwRow> row = r.largestBandwidthRow();
-        if (row.isEmpty()) {
-            return new Finding(RDMA_BW, Severity.UNKNOWN, subject, "no bandwidth table in the output", expected,
-                    "rerun ib_write_bw and keep its whole output");
-        }
-        boolean bidir = r.header().map(h -> h.bidirectional()).orElse(false);
+        if (row.isEmpty()) return noBandwidthTable(subject, expected);
+        boolean bidir = bidirectional(r);
         double capacity = linkGbps * (bidir ? 2 : 1);
         double gbps = row.get().averageGbps();
         double eff = gbps / capacity;
-        String observed = String.format(Locale.ROOT, "%s %s = %.1f Gb/s at %d B = %.1f%% of %s Gb/s%s",
-                fmt(row.get().average()), row.get().unit().label(), gbps, row.get().bytes(), eff * 100,
+        String observed = String.format(Locale.ROOT, "%s = %.1f%% of %s Gb/s%s", measured(row.get()), eff * 100,
                 fmt(capacity), bidir ? " (bidirectional)" : "");
         if (eff >= efficiency) return Finding.pass(RDMA_BW, subject, observed, expected);
-        double perDirection = gbps / (bidir ? 2 : 1);
-        for (int i = RATES.length - 1; i >= 0; i--) {
-            double rate = RATES[i];
-            if (rate < linkGbps && perDirection <= rate && perDirection >= rate * 0.8) {
-                return new Finding(RDMA_BW, Severity.FAIL, subject,
-                        observed + "; matches a link negotiated at " + fmt(rate) + "G",
-                        expected, "negotiated " + fmt(rate) + "G: replace the cable (QSFP/DAC) and check the "
-                        + "port rate with `ibstat` or `ethtool <netdev>`");
-            }
+        Optional<Double> lower = fullRateBelow(gbps / (bidir ? 2 : 1), linkGbps);
+        if (lower.isPresent()) {
+            String rate = fmt(lower.get());
+            return new Finding(RDMA_BW, Severity.FAIL, subject, observed + "; matches a link negotiated at " + rate
+                    + "G", expected, "negotiated " + rate + "G: replace the QSFP+ cable/DAC and check the port "
+                    + "rate with `ibstat` or `ethtool <netdev>`");
         }
         return new Finding(RDMA_BW, Severity.FAIL, subject, observed, expected,
                 "pin both sides to the HCA's NUMA node (numactl), check the PCIe link width/speed, MTU and the "
                         + "CPU governor, then rerun");
     }
 
+    /**
+     * The bandwidth table when nobody said how fast the link is: the number, never a guessed verdict (1139 MB/s is
+     * a fine 10G port and a broken 40G one). Suggests the standard rate just above the result for --rate.
+     */
+    public static Finding rdmaBandwidthUnrated(String subject, PerftestResult r, double efficiency) {
+        Optional<BwRow> row = r.largestBandwidthRow();
+        if (row.isEmpty()) return noBandwidthTable(subject, "a link rate to judge against");
+        double perDirection = row.get().averageGbps() / (bidirectional(r) ? 2 : 1);
+        double guess = perDirection;
+        for (int i = RATES.length - 1; i >= 0 && RATES[i] >= perDirection; i--) guess = RATES[i];
+        Optional<Double> full = fullRateBelow(perDirection, Double.MAX_VALUE);
+        return new Finding(RDMA_BW, Severity.UNKNOWN, subject, measured(row.get())
+                + (bidirectional(r) ? " (bidirectional)" : "")
+                + full.map(rate -> "; about what a full " + fmt(rate) + "G link gives").orElse(""),
+                String.format(Locale.ROOT, ">= %.0f%% of the link rate", efficiency * 100),
+                "link rate unknown: pass --rate " + fmt(guess) + " if this is a " + fmt(guess) + "G port (ibstat "
+                        + "'Rate:' or ethtool shows it)" + full.map(rate -> "; on a port faster than " + fmt(rate)
+                        + "G this means it negotiated " + fmt(rate) + "G: replace the QSFP+ cable/DAC").orElse(""));
+    }
+
+    private static String expectedBw(double linkGbps, double efficiency) {
+        return String.format(Locale.ROOT, ">= %.0f%% of %s Gb/s", efficiency * 100, fmt(linkGbps));
+    }
+
+    private static Finding noBandwidthTable(String subject, String expected) {
+        return new Finding(RDMA_BW, Severity.UNKNOWN, subject, "no bandwidth table in the output", expected,
+                "rerun ib_write_bw and keep its whole output");
+    }
+
+    private static boolean bidirectional(PerftestResult r) {
+        return r.header().map(h -> h.bidirectional()).orElse(false);
+    }
+
+    private static String measured(BwRow row) {
+        return String.format(Locale.ROOT, "%s %s = %.1f Gb/s at %d B", fmt(row.average()), row.unit().label(),
+                row.averageGbps(), row.bytes());
+    }
+
+    /** The standard rate below {@code limit} this bandwidth is 80-100 % of: what a link trained at it delivers. */
+    private static Optional<Double> fullRateBelow(double gbps, double limit) {
+        for (int i = RATES.length - 1; i >= 0; i--) {
+            if (RATES[i] < limit && gbps <= RATES[i] && gbps >= RATES[i] * 0.8) return Optional.of(RATES[i]);
+        }
+        return Optional.empty();
+    }
+
     /** The headline latency (t_typical, else t_avg) of the smallest message size against the spec. */
     public static Finding rdmaLatency(String subject, PerftestResult r, double specUs) {
+        return failure(RDMA_LAT, subject, r, "<= " + fmt(specUs) + " µs")
+                .orElseGet(() -> rdmaLatencyTable(subject, r, specUs));
+    }
+
+    /** The latency table alone, for diagnose, which reports a run's failures as findings of their own. */
+    public static Finding rdmaLatencyTable(String subject, PerftestResult r, double specUs) {
         String expected = "<= " + fmt(specUs) + " µs";
-        Optional<Finding> failed = failure(RDMA_LAT, subject, r, expected);
-        if (failed.isPresent()) return failed.get();
         Optional<LatencyRow> row = r.smallestLatencyRow();
         if (row.isEmpty() || row.get().headlineUs().isEmpty()) {
             return new Finding(RDMA_LAT, Severity.UNKNOWN, subject, "no latency table in the output", expected,
@@ -103,17 +154,10 @@ public final class BenchVerdicts {
         List<NcclTestsRun> runs = r.runs();
         for (int i = 0; i < runs.size(); i++) {
             String s = runs.size() == 1 ? subject : subject + " run " + (i + 1);
-            out.add(busbw(s, runs.get(i), expectedGBps));
-            long wrong = runs.get(i).totalWrong();
-            boolean oobFailed = runs.get(i).outOfBoundsOk().map(ok -> !ok).orElse(false);
-            if (wrong > 0 || oobFailed) {
-                out.add(new Finding(NCCL_BUSBW, Severity.FAIL, s,
-                        wrong + " wrong values" + (oobFailed ? ", out of bounds values FAILED" : ""),
-                        "#wrong = 0", "data came back corrupted: check `dmesg` for Xid/ECC errors on the GPUs "
-                        + "and rerun with one GPU pair at a time to find the bad one"));
-            }
+            out.add(ncclRunBusbw(s, runs.get(i), expectedGBps));
+            ncclWrong(s, runs.get(i)).ifPresent(out::add);
         }
-        transport(subject, r.net(), fabricExpected).ifPresent(out::add);
+        ncclTransport(subject, r.net(), fabricExpected).ifPresent(out::add);
         if (runs.isEmpty() && out.isEmpty()) {
             out.add(new Finding(NCCL_BUSBW, Severity.UNKNOWN, subject, "no result table in the output",
                     expectedGBps.map(e -> ">= " + fmt(e) + " GB/s busbw").orElse("a result table"),
@@ -122,7 +166,19 @@ public final class BenchVerdicts {
         return out;
     }
 
-    private static Finding busbw(String s, NcclTestsRun run, Optional<Double> expectedGBps) {
+    /** Data errors: #wrong > 0 in any row, or nccl-tests' "Out of bounds values : N FAILED". */
+    public static Optional<Finding> ncclWrong(String s, NcclTestsRun run) {
+        long wrong = run.totalWrong();
+        boolean oobFailed = run.outOfBoundsOk().map(ok -> !ok).orElse(false);
+        if (wrong == 0 && !oobFailed) return Optional.empty();
+        return Optional.of(new Finding(NCCL_BUSBW, Severity.FAIL, s,
+                wrong + " wrong values" + (oobFailed ? ", out of bounds values FAILED" : ""),
+                "#wrong = 0", "data came back corrupted: check `dmesg` for Xid/ECC errors on the GPUs "
+                + "and rerun with one GPU pair at a time to find the bad one"));
+    }
+
+    /** busbw (out of place) at the largest size of one run against the spec; INFO when the spec sets none. */
+    public static Finding ncclRunBusbw(String s, NcclTestsRun run, Optional<Double> expectedGBps) {
         Optional<NcclTestsRow> big = run.largest();
         String expected = expectedGBps.map(e -> ">= " + fmt(e) + " GB/s busbw at the largest size")
                 .orElse("no busbw expectation in the spec");
@@ -138,7 +194,8 @@ public final class BenchVerdicts {
                         + "port's rate with `rdma link show`");
     }
 
-    private static Optional<Finding> transport(String subject, NcclNet net, boolean fabricExpected) {
+    /** NET/Socket where the fabric (IB/RoCE) was expected, with the reason NCCL's own lines give for it. */
+    public static Optional<Finding> ncclTransport(String subject, NcclNet net, boolean fabricExpected) {
         Optional<NcclNet.Transport> t = net.transport();
         if (!fabricExpected || t.isEmpty() || t.get() != NcclNet.Transport.SOCKET) return Optional.empty();
         String why = net.ibverbsMissing() ? " after \"Failed to open libibverbs.so\""

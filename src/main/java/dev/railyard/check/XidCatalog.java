@@ -9,6 +9,7 @@ import static java.util.Map.entry;
 /**
  * NVIDIA Xid codes: name, how bad, and what to do, after NVIDIA's Xid table and gpud's catalog. The action is what
  * an operator (or the agent's Slurm drain) does; Railyard only recommends it, never resets or reboots by itself.
+ * The one catalog: `check` (gpu.xid) and `diagnose` (kernel logs) both judge Xid codes here.
  */
 public final class XidCatalog {
 
@@ -26,36 +27,59 @@ public final class XidCatalog {
         }
     }
 
-    public record Entry(int code, String name, Severity severity, Action action) {}
+    /**
+     * {@code advice} is what this code in particular asks for beyond its action (the command that shows the
+     * evidence, the part to reseat), empty when the action says it all.
+     */
+    public record Entry(int code, String name, Severity severity, Action action, String advice) {
+
+        /** The action, then the code's own advice: what `check` (gpu.xid) and `diagnose` both print. */
+        public String remediation() {
+            return advice.isEmpty() ? action.text : action.text + "; " + advice;
+        }
+    }
+
+    private static final String APP = "if it repeats across jobs on this GPU only, run dcgmi diag -r 3";
+    private static final String REMAP = "nvidia-smi -q -d ROW_REMAPPER shows pending/failed remaps";
 
     private static final Map<Integer, Entry> ENTRIES = Map.ofEntries(
-            e(13, "Graphics Engine Exception", Severity.WARN, Action.CHECK_APPLICATION),
-            e(31, "GPU memory page fault", Severity.WARN, Action.CHECK_APPLICATION),
-            e(32, "Invalid or corrupted push buffer stream", Severity.WARN, Action.CHECK_APPLICATION),
-            e(43, "GPU stopped processing (channel reset)", Severity.WARN, Action.CHECK_APPLICATION),
-            e(45, "Preemptive cleanup, due to previous errors", Severity.INFO, Action.NONE),
-            e(48, "Double Bit ECC Error (DBE)", Severity.FAIL, Action.RESET_GPU),
-            e(61, "Internal micro-controller breakpoint/warning", Severity.FAIL, Action.REBOOT_SYSTEM),
-            e(62, "Internal micro-controller halt", Severity.FAIL, Action.REBOOT_SYSTEM),
-            e(63, "ECC page retirement or row remapping recording event", Severity.WARN, Action.RESET_GPU),
-            e(64, "ECC page retirement or row remapper recording failure", Severity.FAIL, Action.HARDWARE_INSPECTION),
-            e(68, "NVDEC0 Exception (video processor)", Severity.WARN, Action.CHECK_APPLICATION),
-            e(69, "Graphics Engine class error", Severity.WARN, Action.CHECK_APPLICATION),
-            e(74, "NVLink Error", Severity.FAIL, Action.HARDWARE_INSPECTION),
-            e(79, "GPU has fallen off the bus", Severity.FAIL, Action.HARDWARE_INSPECTION),
-            e(92, "High single-bit ECC error rate", Severity.WARN, Action.HARDWARE_INSPECTION),
-            e(94, "Contained ECC error", Severity.WARN, Action.RESET_GPU),
-            e(95, "Uncontained ECC error", Severity.FAIL, Action.RESET_GPU),
-            e(119, "GSP RPC timeout", Severity.FAIL, Action.RESET_GPU),
-            e(120, "GSP error", Severity.FAIL, Action.RESET_GPU),
-            e(140, "Unrecovered ECC error", Severity.FAIL, Action.RESET_GPU),
-            e(154, "GPU recovery action changed", Severity.FAIL, Action.RESET_GPU));
+            e(13, "Graphics Engine Exception", Severity.WARN, Action.CHECK_APPLICATION, APP),
+            e(31, "GPU memory page fault", Severity.WARN, Action.CHECK_APPLICATION, APP),
+            e(32, "Invalid or corrupted push buffer stream", Severity.WARN, Action.CHECK_APPLICATION, ""),
+            e(43, "GPU stopped processing (channel reset)", Severity.WARN, Action.CHECK_APPLICATION,
+                    "usually the job was killed; nothing to do unless it repeats"),
+            e(45, "Preemptive cleanup, due to previous errors", Severity.INFO, Action.NONE, ""),
+            e(48, "Double Bit ECC Error (DBE)", Severity.FAIL, Action.RESET_GPU,
+                    "drain the node first; replace the GPU if the DBE comes back"),
+            e(61, "Internal micro-controller breakpoint/warning", Severity.FAIL, Action.REBOOT_SYSTEM, ""),
+            e(62, "Internal micro-controller halt", Severity.FAIL, Action.REBOOT_SYSTEM, ""),
+            e(63, "ECC page retirement or row remapping recording event", Severity.WARN, Action.RESET_GPU,
+                    "the reset applies the remap; " + REMAP),
+            e(64, "ECC page retirement or row remapper recording failure", Severity.FAIL,
+                    Action.HARDWARE_INSPECTION, REMAP),
+            e(68, "NVDEC0 Exception (video processor)", Severity.WARN, Action.CHECK_APPLICATION, ""),
+            e(69, "Graphics Engine class error", Severity.WARN, Action.CHECK_APPLICATION, ""),
+            e(74, "NVLink Error", Severity.FAIL, Action.HARDWARE_INSPECTION,
+                    "nvidia-smi nvlink -s shows the failing link; reseat or replace the NVLink bridge/board"),
+            e(79, "GPU has fallen off the bus", Severity.FAIL, Action.HARDWARE_INSPECTION,
+                    "check PCIe seating, power and cooling; replace the GPU if it recurs"),
+            e(92, "High single-bit ECC error rate", Severity.WARN, Action.HARDWARE_INSPECTION,
+                    "watch the rate (nvidia-smi -q -d ECC); drain if it rises"),
+            e(94, "Contained ECC error", Severity.WARN, Action.RESET_GPU, "reset when the running job ends"),
+            e(95, "Uncontained ECC error", Severity.FAIL, Action.RESET_GPU, "drain the node first"),
+            e(119, "GSP RPC timeout", Severity.FAIL, Action.RESET_GPU,
+                    "drain the node first; update the driver if it recurs"),
+            e(120, "GSP error", Severity.FAIL, Action.RESET_GPU,
+                    "drain the node first; update the driver if it recurs"),
+            e(140, "Unrecovered ECC error", Severity.FAIL, Action.RESET_GPU, ""),
+            e(154, "GPU recovery action changed", Severity.FAIL, Action.RESET_GPU, ""));
 
     private XidCatalog() {
     }
 
-    private static Map.Entry<Integer, Entry> e(int code, String name, Severity severity, Action action) {
-        return entry(code, new Entry(code, name, severity, action));
+    private static Map.Entry<Integer, Entry> e(int code, String name, Severity severity, Action action,
+                                               String advice) {
+        return entry(code, new Entry(code, name, severity, action, advice));
     }
 
     public static Optional<Entry> lookup(int code) {
@@ -68,12 +92,13 @@ public final class XidCatalog {
      */
     public static Entry judge(int code, String message) {
         Entry base = lookup(code).orElse(new Entry(code, "Xid " + code + " (not in Railyard's catalog: see "
-                + "https://docs.nvidia.com/deploy/xid-errors/)", Severity.WARN, Action.HARDWARE_INSPECTION));
+                + "https://docs.nvidia.com/deploy/xid-errors/)", Severity.WARN, Action.HARDWARE_INSPECTION,
+                "look the code up in NVIDIA's Xid catalog before acting"));
         if (code == 154) {
             String m = message.toLowerCase(java.util.Locale.ROOT);
-            if (m.contains("reboot")) return new Entry(code, base.name(), Severity.FAIL, Action.REBOOT_SYSTEM);
-            if (m.contains("drain")) return new Entry(code, base.name(), Severity.FAIL, Action.HARDWARE_INSPECTION);
-            if (m.contains("(none)") && !m.contains("reset")) return new Entry(code, base.name(), Severity.INFO, Action.NONE);
+            if (m.contains("reboot")) return new Entry(code, base.name(), Severity.FAIL, Action.REBOOT_SYSTEM, "");
+            if (m.contains("drain")) return new Entry(code, base.name(), Severity.FAIL, Action.HARDWARE_INSPECTION, "");
+            if (m.contains("(none)") && !m.contains("reset")) return new Entry(code, base.name(), Severity.INFO, Action.NONE, "");
         }
         return base;
     }

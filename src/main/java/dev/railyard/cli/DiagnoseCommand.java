@@ -1,8 +1,9 @@
 package dev.railyard.cli;
 
 import dev.railyard.diagnose.Diagnoser;
-import dev.railyard.diagnose.Diagnosis;
+import dev.railyard.diagnose.DiagnoseTargets;
 import dev.railyard.diagnose.DiagnosisReport;
+import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.RailyardException;
 import dev.railyard.report.Json;
 import picocli.CommandLine.Command;
@@ -17,20 +18,25 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 @Command(name = "diagnose",
         mixinStandardHelpOptions = true,
         description = {
                 "Read the output of perftest, nccl-tests, ibstat, ibv_devinfo, show_gids, iperf3, sockperf, fio",
-                "or a kernel log (dmesg / journalctl -k), say what it shows, and print the fix for each problem.",
+                "or a kernel log (dmesg / journalctl -k), say what it shows, and print the fix for each problem,",
+                "then the numbers it read.",
                 "",
                 "Exit 1 when a problem is a FAIL, 0 otherwise, 2 when the input cannot be read or recognised."},
         footer = {"", "Examples:",
-                "  ib_write_bw -d mlx5_0 10.0.0.2 2>&1 | railyard diagnose -",
+                "  ib_write_bw -d mlx5_0 10.0.0.2 2>&1 | railyard diagnose - --rate 100",
+                "  railyard diagnose all_reduce.log --busbw 180",
                 "  railyard diagnose ibstat.txt",
                 "  dmesg | railyard diagnose - --format json"})
 public final class DiagnoseCommand implements Callable<Integer> {
+
+    private static final ClusterSpec.Expect DEFAULTS = ClusterSpec.Expect.defaults();
 
     @Parameters(index = "0", paramLabel = "FILE|-", description = "A file with the tool's output, or - for stdin.")
     String input;
@@ -38,6 +44,32 @@ public final class DiagnoseCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "text", paramLabel = "text|json",
             description = "Output format (default: ${DEFAULT-VALUE}).")
     OutputFormat format;
+
+    @Option(names = "--rate", paramLabel = "GBPS",
+            description = "The port's link rate in Gb/s (40 for 40GbE / QDR, 100, 200, 400) to judge perftest "
+                    + "bandwidth against; without it only a header that states the speed gives one.")
+    Double rateGbps;
+
+    @Option(names = "--latency-us", paramLabel = "US",
+            description = "Highest acceptable perftest latency in µs (default: the spec default, ${DEFAULT-VALUE}).")
+    double latencyUs = DEFAULTS.rdmaLatencyUs();
+
+    @Option(names = "--efficiency", paramLabel = "FRACTION",
+            description = "Share of the link rate perftest must reach (default: ${DEFAULT-VALUE}).")
+    double efficiency = DEFAULTS.rdmaBwEfficiency();
+
+    @Option(names = "--busbw", paramLabel = "GB/S",
+            description = "Lowest acceptable nccl-tests busbw at the largest size, in GB/s as nccl-tests prints it.")
+    Double busbwGBps;
+
+    @Option(names = "--fabric", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "NCCL should use IB/RoCE, so NET/Socket is a FAIL (default). --no-fabric for a "
+                    + "single-node or TCP-only run.")
+    boolean fabric;
+
+    @Option(names = "--seq-mibps", paramLabel = "MIB/S",
+            description = "Lowest acceptable fio sequential bandwidth in MiB/s (bench.storage.seq).")
+    Double seqMiBps;
 
     @Spec
     CommandSpec spec;
@@ -51,11 +83,34 @@ public final class DiagnoseCommand implements Callable<Integer> {
         if (format == OutputFormat.JUNIT) {
             throw new RailyardException.Usage("--format junit is for check results", "use text or json");
         }
-        DiagnosisReport report = Diagnoser.standard().diagnose(read());
+        DiagnosisReport report = Diagnoser.standard().diagnose(read(), targets());
         PrintWriter out = spec.commandLine().getOut();
-        out.print(format == OutputFormat.JSON ? Json.write(report) + "\n" : text(report));
+        out.print(format == OutputFormat.JSON ? Json.write(DiagnoseJson.of(report)) + "\n"
+                : DiagnoseText.render(report));
         out.flush();
         return report.failed() ? ExitCodes.FAIL_FINDING : ExitCodes.OK;
+    }
+
+    DiagnoseTargets targets() {
+        positive("--rate", rateGbps);
+        positive("--busbw", busbwGBps);
+        positive("--seq-mibps", seqMiBps);
+        positive("--latency-us", latencyUs);
+        if (!(efficiency > 0 && efficiency <= 1)) {
+            throw new RailyardException.Usage("--efficiency must be in (0, 1], got " + efficiency,
+                    "for example --efficiency 0.9 (90 % of the link rate)");
+        }
+        DiagnoseTargets d = DiagnoseTargets.from(DEFAULTS);
+        return new DiagnoseTargets(Optional.ofNullable(rateGbps), efficiency, latencyUs,
+                Optional.ofNullable(busbwGBps).or(d::ncclBusbwGBps), fabric,
+                Optional.ofNullable(seqMiBps).or(d::storageSeqMiBps));
+    }
+
+    private static void positive(String option, Double value) {
+        if (value != null && !(value > 0 && Double.isFinite(value))) {
+            throw new RailyardException.Usage(option + " must be a positive number, got " + value,
+                    "for example --rate 40 for a 40G port");
+        }
     }
 
     private String read() {
@@ -66,18 +121,5 @@ public final class DiagnoseCommand implements Callable<Integer> {
             throw new RailyardException.Usage("cannot read " + (input.equals("-") ? "stdin" : input) + ": " + e,
                     "give a readable file, or - to read stdin", e);
         }
-    }
-
-    static String text(DiagnosisReport report) {
-        StringBuilder sb = new StringBuilder("Recognised: ").append(report.tool().label()).append('\n');
-        for (Diagnosis d : report.diagnoses()) {
-            sb.append(String.format("%-7s %s%s%n", d.severity(), d.subject(),
-                    d.lineNumber() > 0 ? " (line " + d.lineNumber() + ")" : ""));
-            sb.append("        ").append(d.cause()).append('\n');
-            if (!d.line().isEmpty()) sb.append("        evidence: ").append(d.line()).append('\n');
-            if (!d.fix().isEmpty()) sb.append("        fix: ").append(d.fix()).append('\n');
-        }
-        sb.append("Verdict: ").append(report.worst()).append('\n');
-        return sb.toString();
     }
 }

@@ -7,7 +7,6 @@ import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -26,15 +25,13 @@ public final class Diagnoser {
         this.catalog = catalog;
     }
 
-    /** perftest and nccl-tests are recognised by signature only: swap in parser-backed recognisers here. */
+    /** nccl-tests before perftest: an NCCL log can quote "completion error", perftest never prints "NCCL INFO". */
     public static Diagnoser standard() {
         return new Diagnoser(List.of(
                 new FioRecogniser(),
                 new Iperf3Recogniser(true),
-                SignatureRecogniser.of(ToolKind.NCCL_TESTS, "# nThread|NCCL INFO|Avg bus bandwidth|out-of-place"),
-                SignatureRecogniser.of(ToolKind.PERFTEST,
-                        "RDMA_(?:Write|Read) (?:BW|Latency)|Send (?:BW|Latency) Test|#bytes\\s+#iterations|"
-                                + "ib_(?:write|read|send)_(?:bw|lat)|Port number \\d+ state is|Couldn't get context"),
+                new NcclTestsRecogniser(),
+                new PerftestRecogniser(),
                 new IbstatRecogniser(),
                 new IbvDevinfoRecogniser(),
                 new ShowGidsRecogniser(),
@@ -45,31 +42,55 @@ public final class Diagnoser {
     }
 
     public DiagnosisReport diagnose(String input) {
+        return diagnose(input, DiagnoseTargets.defaults());
+    }
+
+    public DiagnosisReport diagnose(String input, DiagnoseTargets targets) {
         TextLines text = TextLines.of(input);
         List<Diagnosis> rules = catalog.match(text);
         for (Recogniser r : recognisers) {
             if (!r.recognises(text)) continue;
-            List<Diagnosis> own;
+            ToolReading own;
             try {
-                own = r.diagnose(text);
+                own = r.read(text, targets);
             } catch (ToolParseException e) {
-                own = List.of(new Diagnosis(Severity.UNKNOWN, r.tool().label(), "could not parse: " + e.reason(),
-                        "check that the whole output was captured", e.lineNumber(), e.line(), r.tool().label()));
+                own = new ToolReading(List.of(Diagnosis.of("diagnose.parse", Severity.UNKNOWN, r.tool().label(),
+                        "could not parse: " + e.reason(), "check that the whole output was captured",
+                        e.lineNumber(), e.line(), r.tool().label())), Parsed.none());
             }
-            return new DiagnosisReport(r.tool(), merge(own, rules));
+            return new DiagnosisReport(r.tool(), merge(own.diagnoses(), rules, r.supersedes()), own.parsed());
         }
-        if (!rules.isEmpty()) return new DiagnosisReport(ToolKind.CATALOG_ONLY, rules);
+        if (!rules.isEmpty()) return new DiagnosisReport(ToolKind.CATALOG_ONLY, rules, Parsed.none());
         throw new RailyardException.Usage("input not recognised as the output of any supported tool",
                 "diagnose recognises: " + Arrays.stream(ToolKind.values()).filter(k -> k != ToolKind.CATALOG_ONLY)
                         .map(ToolKind::label).collect(Collectors.joining(", ")));
     }
 
-    /** The tool's own verdict on a line wins over a catalog rule on the same line; both say the same thing. */
-    private static List<Diagnosis> merge(List<Diagnosis> own, List<Diagnosis> rules) {
-        Set<Integer> lines = new HashSet<>();
-        own.stream().filter(d -> d.lineNumber() > 0).forEach(d -> lines.add(d.lineNumber()));
+    /**
+     * On a line both judged, the tool's own verdict wins, unless the catalog's rule is graver, or as grave and the
+     * own verdict only echoes the line (an NCCL WARN against "completion error 12", whose cause the rule knows).
+     * Rules the recogniser supersedes go.
+     */
+    private static List<Diagnosis> merge(List<Diagnosis> own, List<Diagnosis> rules, Set<String> superseded) {
         List<Diagnosis> all = new ArrayList<>(own);
-        rules.stream().filter(d -> !lines.contains(d.lineNumber())).forEach(all::add);
+        for (Diagnosis rule : rules) {
+            if (superseded.contains(rule.finding().id())) continue;
+            List<Diagnosis> sameLine = own.stream()
+                    .filter(d -> d.lineNumber() > 0 && d.lineNumber() == rule.lineNumber()).toList();
+            if (sameLine.isEmpty()) {
+                all.add(rule);
+            } else if (sameLine.stream().allMatch(d -> rule.severity().ordinal() > d.severity().ordinal()
+                    || (d.source().equals(Diagnosis.ECHO) && rule.severity().atLeast(d.severity())))) {
+                all.removeAll(sameLine);
+                all.add(rule);
+            }
+        }
+        all.sort((a, b) -> Integer.compare(order(a), order(b)));
         return all;
+    }
+
+    /** Evidence order: verdicts with a line by line number, whole-output verdicts (line 0) after them. */
+    private static int order(Diagnosis d) {
+        return d.lineNumber() > 0 ? d.lineNumber() : Integer.MAX_VALUE;
     }
 }

@@ -4,14 +4,14 @@ import dev.railyard.model.Severity;
 
 import java.util.List;
 
-/** Everything diagnose found in one input: the tool it recognised and the verdicts, evidence order. */
-public record DiagnosisReport(ToolKind tool, List<Diagnosis> diagnoses) {
+/** Everything diagnose found in one input: the tool it recognised, the verdicts in evidence order, the numbers. */
+public record DiagnosisReport(ToolKind tool, List<Diagnosis> diagnoses, Parsed parsed) {
     public DiagnosisReport {
         diagnoses = List.copyOf(diagnoses);
     }
 
     public Severity worst() {
-        return diagnoses.stream().map(Diagnosis::severity).reduce(Severity.PASS, (a, b) -> b.atLeast(a) ? b : a);
+        return diagnoses.stream().map(Diagnosis::severity).reduce(Severity.PASS, Severity::max);
     }
 
     public boolean failed() {

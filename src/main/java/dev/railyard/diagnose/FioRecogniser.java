@@ -1,14 +1,23 @@
 package dev.railyard.diagnose;
 
 import dev.railyard.bench.TextLines;
+import dev.railyard.bench.fio.FioDirection;
 import dev.railyard.bench.fio.FioJob;
 import dev.railyard.bench.fio.FioJsonParser;
+import dev.railyard.bench.fio.FioResult;
+import dev.railyard.bench.fio.StorageSeqVerdict;
+import dev.railyard.model.Finding;
 import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
-/** fio JSON: one INFO verdict per job and direction with the bandwidth and IOPS it measured. */
+/**
+ * fio JSON: a bench.storage.seq verdict per sequential job (against --seq-mibps, else the number alone), and the
+ * bandwidth and IOPS of every job and direction. Random jobs measure IOPS, not the sequential bar, so they only
+ * report their numbers.
+ */
 public record FioRecogniser() implements Recogniser {
 
     @Override
@@ -22,17 +31,43 @@ public record FioRecogniser() implements Recogniser {
     }
 
     @Override
-    public List<Diagnosis> diagnose(TextLines text) {
+    public ToolReading read(TextLines text, DiagnoseTargets targets) {
+        FioResult result = new FioJsonParser().parse(text.joined());
         List<Diagnosis> out = new ArrayList<>();
-        for (FioJob job : new FioJsonParser().parse(text.joined()).jobs()) {
-            if (job.read().active()) out.add(info(job, "read", job.read().mebibytesPerSecond(), job.read().iops()));
-            if (job.write().active()) out.add(info(job, "write", job.write().mebibytesPerSecond(), job.write().iops()));
+        List<Measurement> numbers = new ArrayList<>();
+        for (FioJob job : result.jobs()) {
+            int n = Math.max(text.find("\"jobname\" : \"" + job.name() + "\""), 0);
+            numbers(job, "read", job.read(), numbers);
+            numbers(job, "write", job.write(), numbers);
+            if (!job.rw().contains("rand") && (job.read().active() || job.write().active())) {
+                out.add(new Diagnosis(sequential(job, targets), n, text.line(n), "fio"));
+            } else {
+                out.add(Diagnosis.of(StorageSeqVerdict.ID, Severity.INFO, "fio " + job.name(),
+                        "random I/O (" + job.rw() + "): reported below, not judged against the sequential bar", "",
+                        n, text.line(n), "fio"));
+            }
         }
-        return out;
+        return new ToolReading(out, Parsed.of(result, numbers));
     }
 
-    private static Diagnosis info(FioJob job, String side, double mib, double iops) {
-        return new Diagnosis(Severity.INFO, "fio " + job.name() + " " + side,
-                String.format("%.0f MiB/s, %.0f IOPS (%s)", mib, iops, job.rw()), "", 0, "", "fio");
+    private static Finding sequential(FioJob job, DiagnoseTargets targets) {
+        if (targets.storageSeqMiBps().isPresent()) {
+            return new StorageSeqVerdict(targets.storageSeqMiBps().get()).judge("fio " + job.name(), job);
+        }
+        FioDirection d = job.rw().contains("write") ? job.write() : job.read();
+        return new Finding(StorageSeqVerdict.ID, Severity.INFO, "fio " + job.name(),
+                String.format(Locale.ROOT, "%.0f MiB/s (%s)", d.mebibytesPerSecond(), job.rw()),
+                "no floor given", "pass --seq-mibps N to judge it (seed 001's NVMe drives gave about 2100 MiB/s)");
+    }
+
+    private static void numbers(FioJob job, String side, FioDirection d, List<Measurement> out) {
+        if (!d.active()) return;
+        out.add(new Measurement(job.name() + " " + side + " bandwidth", round(d.mebibytesPerSecond()), "MiB/s"));
+        out.add(new Measurement(job.name() + " " + side + " IOPS", round(d.iops()), "IOPS"));
+        d.clatP99Us().ifPresent(v -> out.add(new Measurement(job.name() + " " + side + " clat p99", round(v), "µs")));
+    }
+
+    static double round(double v) {
+        return Math.round(v * 100) / 100.0;
     }
 }

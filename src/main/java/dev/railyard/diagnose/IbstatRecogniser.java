@@ -27,8 +27,12 @@ public record IbstatRecogniser() implements Recogniser {
     }
 
     @Override
-    public List<Diagnosis> diagnose(TextLines text) {
+    public ToolReading read(TextLines text, DiagnoseTargets targets) {
         IbstatReport report = new IbstatParser().parse(text.joined());
+        return new ToolReading(diagnose(text, report), Parsed.of(report, List.of()));
+    }
+
+    private static List<Diagnosis> diagnose(TextLines text, IbstatReport report) {
         List<Diagnosis> out = new ArrayList<>();
         int active = 0, total = 0;
         for (IbstatCa ca : report.adapters()) {
@@ -41,7 +45,7 @@ public record IbstatRecogniser() implements Recogniser {
                 } else if (p.state().equalsIgnoreCase("Initializing")) {
                     out.add(PortVerdicts.noSubnetManager(subject, n, text.line(n)));
                 } else if (p.physicalState().equalsIgnoreCase("LinkUp") && p.baseLid() == IbstatPort.NO_LID) {
-                    out.add(new Diagnosis(Severity.FAIL, subject,
+                    out.add(Diagnosis.of("rdma.port.state", Severity.FAIL, subject,
                             "State " + p.state() + " with Physical state LinkUp and LID 65535: the cable is fine but "
                                     + "no subnet manager has brought the port up (or this SR-IOV VF is not enabled "
                                     + "in the SM)", "run OpenSM on the fabric (sudo systemctl enable --now opensm); "
@@ -53,12 +57,12 @@ public record IbstatRecogniser() implements Recogniser {
             }
         }
         if (!report.complete()) {
-            out.add(new Diagnosis(Severity.FAIL, "ibstat", "ibstat stopped before listing every adapter: "
+            out.add(Diagnosis.of("rdma.port.state", Severity.FAIL, "ibstat", "ibstat stopped before listing every adapter: "
                     + report.panicLine(), "the named device vanished or its driver failed: check dmesg for "
                     + "mlx5_core errors and 'rdma link show'", report.panicLineNumber(), report.panicLine(), "ibstat"));
         }
         if (out.isEmpty()) {
-            out.add(new Diagnosis(Severity.PASS, "ibstat", active + " of " + total + " ports Active", "", 0, "",
+            out.add(Diagnosis.of("rdma.port.state", Severity.PASS, "ibstat", active + " of " + total + " ports Active", "", 0, "",
                     "ibstat"));
         }
         return out;

@@ -23,10 +23,18 @@ public record IbvDevinfoRecogniser() implements Recogniser {
     }
 
     @Override
-    public List<Diagnosis> diagnose(TextLines text) {
+    public ToolReading read(TextLines text, DiagnoseTargets targets) {
+        List<IbvDevice> devices = new IbvDevinfoParser().parse(text.joined());
+        return new ToolReading(diagnose(text, devices), Parsed.of(new Devices(devices), List.of()));
+    }
+
+    /** ibv_devinfo's parser returns a list; JSON wants a record around it. */
+    public record Devices(List<IbvDevice> devices) {}
+
+    private static List<Diagnosis> diagnose(TextLines text, List<IbvDevice> devices) {
         List<Diagnosis> out = new ArrayList<>();
         int total = 0;
-        for (IbvDevice d : new IbvDevinfoParser().parse(text.joined())) {
+        for (IbvDevice d : devices) {
             for (IbvPort p : d.ports()) {
                 total++;
                 if (p.active()) continue;
@@ -39,7 +47,7 @@ public record IbvDevinfoRecogniser() implements Recogniser {
             }
         }
         if (out.isEmpty()) {
-            out.add(new Diagnosis(Severity.PASS, "ibv_devinfo", "all " + total + " ports PORT_ACTIVE", "", 0, "",
+            out.add(Diagnosis.of("rdma.port.state", Severity.PASS, "ibv_devinfo", "all " + total + " ports PORT_ACTIVE", "", 0, "",
                     "ibv_devinfo"));
         }
         return out;

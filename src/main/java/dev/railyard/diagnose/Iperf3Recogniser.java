@@ -27,26 +27,32 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
     }
 
     @Override
-    public List<Diagnosis> diagnose(TextLines text) {
+    public ToolReading read(TextLines text, DiagnoseTargets targets) {
         Iperf3Result r;
         try {
             r = json ? new Iperf3JsonParser().parse(text.joined()) : new Iperf3TextParser().parse(text.joined());
         } catch (ToolParseException e) {
-            return List.of(new Diagnosis(Severity.FAIL, "iperf3 run", e.reason(),
+            return new ToolReading(List.of(Diagnosis.of("bench.iperf3", Severity.FAIL, "iperf3 run", e.reason(),
                     "check that the server (iperf3 -s -B ADDR) is running and reachable, then run again",
-                    e.lineNumber(), e.line(), "iperf3"));
+                    e.lineNumber(), e.line(), "iperf3")), Parsed.none());
         }
         List<Diagnosis> out = new ArrayList<>();
-        out.add(new Diagnosis(Severity.INFO, "iperf3 bandwidth",
+        out.add(Diagnosis.of("bench.iperf3", Severity.INFO, "iperf3 bandwidth",
                 String.format("sent %.2f Gb/s, received %.2f Gb/s over %.1f s (%d stream%s)", r.sentGbps(),
                         r.receivedGbps(), r.seconds(), r.streams(), r.streams() == 1 ? "" : "s"),
                 "", 0, "", "iperf3"));
         if (r.retransmits().isPresent() && r.retransmits().getAsLong() > 0) {
-            out.add(new Diagnosis(Severity.WARN, "iperf3 retransmits",
+            out.add(Diagnosis.of("bench.iperf3", Severity.WARN, "iperf3 retransmits",
                     r.retransmits().getAsLong() + " TCP retransmits: packets were lost on the path",
                     "check MTU end to end (ip link show | grep mtu) and the interface error counters (ip -s link)",
                     0, "", "iperf3"));
         }
-        return out;
+        List<Measurement> numbers = new ArrayList<>(List.of(
+                new Measurement("sent", FioRecogniser.round(r.sentGbps()), "Gb/s"),
+                new Measurement("received", FioRecogniser.round(r.receivedGbps()), "Gb/s"),
+                new Measurement("duration", r.seconds(), "s"),
+                new Measurement("streams", r.streams(), "streams")));
+        r.retransmits().ifPresent(n -> numbers.add(new Measurement("retransmits", n, "segments")));
+        return new ToolReading(out, Parsed.of(r, numbers));
     }
 }

@@ -4,6 +4,7 @@ import dev.railyard.bench.TextLines;
 import dev.railyard.bench.ibtools.KernelLog;
 import dev.railyard.bench.ibtools.KernelLogParser;
 import dev.railyard.bench.ibtools.LinkEvent;
+import dev.railyard.check.XidCatalog;
 import dev.railyard.model.Severity;
 import dev.railyard.model.XidEvent;
 
@@ -30,8 +31,14 @@ public record KernelLogRecogniser() implements Recogniser {
     }
 
     @Override
-    public List<Diagnosis> diagnose(TextLines text) {
+    public ToolReading read(TextLines text, DiagnoseTargets targets) {
         KernelLog log = new KernelLogParser().parse(text.joined());
+        return new ToolReading(diagnose(text, log), Parsed.of(log, List.of(
+                new Measurement("Xid lines", log.xids().size(), "lines"),
+                new Measurement("link events", log.linkEvents().size(), "lines"))));
+    }
+
+    private static List<Diagnosis> diagnose(TextLines text, KernelLog log) {
         Map<String, LinkEvent> last = new LinkedHashMap<>();
         for (LinkEvent e : log.linkEvents()) last.put(e.device() + "/" + e.port(), e);
         List<Diagnosis> out = new ArrayList<>();
@@ -39,7 +46,7 @@ public record KernelLogRecogniser() implements Recogniser {
             String subject = e.port() == 0 ? e.device() : e.device() + " port " + e.port();
             switch (e.state().toUpperCase()) {
                 case "INIT" -> out.add(PortVerdicts.noSubnetManager(subject, e.lineNumber(), e.line()));
-                case "DOWN" -> out.add(new Diagnosis(e.port() == 0 ? Severity.WARN : Severity.FAIL, subject,
+                case "DOWN" -> out.add(Diagnosis.of("rdma.port.state", e.port() == 0 ? Severity.WARN : Severity.FAIL, subject,
                         "the last link event is DOWN", "check the cable and the switch port; 'ibstat' / "
                         + "'ip link show' for the current state", e.lineNumber(), e.line(), "kernel log"));
                 default -> { /* ACTIVE / up: the link came up */ }
@@ -48,22 +55,22 @@ public record KernelLogRecogniser() implements Recogniser {
         Map<String, XidEvent> firstPerCode = new LinkedHashMap<>();
         for (XidEvent x : log.xids()) firstPerCode.putIfAbsent(x.pciAddress() + "/" + x.xid(), x);
         for (XidEvent x : firstPerCode.values()) {
-            XidAdvice a = XidAdvice.of(x.xid());
+            XidCatalog.Entry a = XidCatalog.judge(x.xid(), x.message());
             long count = log.xids().stream().filter(o -> o.xid() == x.xid() && o.pciAddress().equals(x.pciAddress()))
                     .count();
-            out.add(new Diagnosis(a.severity(), "GPU " + x.pciAddress(), "Xid " + x.xid() + ": " + a.meaning()
-                    + (count > 1 ? " (" + count + " times)" : ""), a.action(), lineOf(text, x.line()), x.line(),
-                    "Xid catalog"));
+            out.add(Diagnosis.of("gpu.xid", a.severity(), "GPU " + x.pciAddress(), "Xid " + x.xid() + ": "
+                    + a.name() + (count > 1 ? " (" + count + " times)" : ""), a.remediation(),
+                    lineOf(text, x.line()), x.line(), "Xid catalog"));
         }
         if (log.xids().stream().noneMatch(x -> x.xid() == 79) && !log.fallenOffBus().isEmpty()) {
             String line = log.fallenOffBus().getFirst();
-            XidAdvice a = XidAdvice.of(79);
-            out.add(new Diagnosis(a.severity(), "GPU", a.meaning() + " (no Xid line printed)", a.action(),
-                    lineOf(text, line), line.strip(), "Xid catalog"));
+            XidCatalog.Entry a = XidCatalog.judge(79, line);
+            out.add(Diagnosis.of("gpu.xid", a.severity(), "GPU", a.name() + " (no Xid line printed)",
+                    a.remediation(), lineOf(text, line), line, "Xid catalog"));
         }
         if (out.isEmpty()) {
             TreeSet<String> devices = new TreeSet<>(last.keySet());
-            out.add(new Diagnosis(Severity.PASS, "kernel log", "no Xid; links ended up: " + devices, "", 0, "",
+            out.add(Diagnosis.of("gpu.xid", Severity.PASS, "kernel log", "no Xid; links ended up: " + devices, "", 0, "",
                     "kernel log"));
         }
         return out;

@@ -9,14 +9,14 @@ final class PortVerdicts {
     }
 
     static Diagnosis noSubnetManager(String subject, int n, String line) {
-        return new Diagnosis(Severity.FAIL, subject,
+        return Diagnosis.of("rdma.port.state", Severity.FAIL, subject,
                 "the port is stuck at INIT: no subnet manager is running on the fabric",
                 "run exactly one OpenSM: install opensm and 'sudo systemctl enable --now opensm'", n, line,
                 "seed 003");
     }
 
     static Diagnosis down(String subject, String state, int n, String line) {
-        return new Diagnosis(Severity.FAIL, subject, "port is " + state + ": no link (no cable, bad cable, or the "
+        return Diagnosis.of("rdma.port.state", Severity.FAIL, subject, "port is " + state + ": no link (no cable, bad cable, or the "
                 + "peer port is down)", "check the cable and the switch/peer port; for perftest use a port that is "
                 + "Active with --ib-port", n, line, "seed 000");
     }

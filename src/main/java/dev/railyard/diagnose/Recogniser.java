@@ -2,12 +2,11 @@ package dev.railyard.diagnose;
 
 import dev.railyard.bench.TextLines;
 
-import java.util.List;
+import java.util.Set;
 
 /**
- * Recognises one tool's output and turns it into verdicts by parsing it. This is the hook where the perftest and
- * nccl-tests parsers plug in: until they do, their recognisers return no verdicts and the catalog rules speak alone.
- * A recogniser may throw ToolParseException; the Diagnoser reports that as an UNKNOWN verdict naming the line.
+ * Recognises one tool's output and turns it into verdicts by parsing it. A recogniser may throw
+ * ToolParseException; the Diagnoser reports that as an UNKNOWN verdict naming the line.
  */
 public interface Recogniser {
 
@@ -15,5 +14,13 @@ public interface Recogniser {
 
     boolean recognises(TextLines text);
 
-    List<Diagnosis> diagnose(TextLines text);
+    ToolReading read(TextLines text, DiagnoseTargets targets);
+
+    /**
+     * Catalog rules this recogniser judges better itself, so they never speak for its tool: NET/Socket is only a
+     * fallback when the fabric was expected, which the nccl-tests recogniser knows and the bare rule does not.
+     */
+    default Set<String> supersedes() {
+        return Set.of();
+    }
 }

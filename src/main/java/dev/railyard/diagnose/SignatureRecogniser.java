@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * Recognises a tool by a line only it prints and gives no verdicts of its own: the catalog rules judge it. Used for
- * perftest, nccl-tests and rping until their parsers are plugged in through {@link Recogniser}.
+ * rping, whose few error lines the catalog knows and which prints no numbers worth parsing.
  */
 public record SignatureRecogniser(ToolKind tool, Pattern signature) implements Recogniser {
 
@@ -21,7 +21,7 @@ public record SignatureRecogniser(ToolKind tool, Pattern signature) implements R
     }
 
     @Override
-    public List<Diagnosis> diagnose(TextLines text) {
-        return List.of();
+    public ToolReading read(TextLines text, DiagnoseTargets targets) {
+        return new ToolReading(List.of(), Parsed.none());
     }
 }

@@ -33,7 +33,7 @@ class DiagnoserTest {
             "iperf3/seed-001-iperf3-text-summary.txt | IPERF3_TEXT | INFO | 27.40 Gb/s",
             "sockperf/seed-001-sockperf-pingpong-tcp.txt | SOCKPERF | INFO | 21.928",
             "sockperf/virtualclient-sockperf-client-full-rtt-ansi-fulllog.txt | SOCKPERF | INFO | 101.926",
-            "fio/superbench-disk_performance-fio-3.16.json.txt | FIO_JSON | INFO | IOPS",
+            "fio/superbench-disk_performance-fio-3.16.json.txt | FIO_JSON | INFO | random I/O (randrw)",
     })
     void realSamples(String resource, ToolKind tool, Severity worst, String causeWord) {
         DiagnosisReport r = diagnoser.diagnose(RealSample.text(resource));
@@ -51,24 +51,28 @@ class DiagnoserTest {
             "No RDMA devices found | rdma.no-devices | FAIL | modprobe mlx4_ib",
             "Conflicting CPU frequency values detected: 1200.000000 != 3600.000000 | perftest.cpu-frequency | WARN | scaling_governor",
             "NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0> | nccl.socket-fallback | FAIL | NCCL_IB_HCA",
-            " 65536      5000             1139.21            1139.02        0.018224 | perftest.10g-negotiated | FAIL | cable",
+            "# NCCL WARN NET/IB : Got completion with error 12, opcode 0, len 0, vendor err 129 | rdma.retry-exceeded | FAIL | GID index",
             "                State: Initializing | ib.no-subnet-manager | FAIL | opensm",
     })
     void seedTroubleshootingRows(String line, String ruleId, Severity severity, String fixWord) {
         var found = DiagnosisCatalog.standard().match(dev.railyard.bench.TextLines.of(line));
         assertThat(found).singleElement().satisfies(d -> {
-            assertThat(d.subject()).isEqualTo(ruleId);
+            assertThat(d.finding().id()).isEqualTo(ruleId);
             assertThat(d.severity()).isEqualTo(severity);
             assertThat(d.fix()).contains(fixWord);
             assertThat(d.lineNumber()).isEqualTo(1);
         });
     }
 
+
     @Test
-    void fullLinkBandwidthDoesNotLookLike10G() {
-        // seed 000/001: 4554 MB/s on 40G is a pass, not a bad cable
-        assertThat(DiagnosisCatalog.standard().match(dev.railyard.bench.TextLines.of(
-                "65536      5000             4554.51            4554.47"))).isEmpty();
+    void kernelLogXidsTakeTheirActionFromTheOneCatalogThatCheckUses() {
+        DiagnosisReport r = diagnoser.diagnose(RealSample.text("kernel-log/xid-dmesg-gpud-xid48-63-94-iso.txt"));
+        Diagnosis x48 = r.diagnoses().stream().filter(d -> d.cause().startsWith("Xid 48")).findFirst().orElseThrow();
+        assertThat(x48.finding().id()).isEqualTo("gpu.xid");
+        assertThat(x48.cause()).startsWith("Xid 48: Double Bit ECC Error (DBE)");
+        assertThat(x48.fix()).isEqualTo(dev.railyard.check.XidCatalog.judge(48, "").remediation())
+                .contains("nvidia-smi -r", "replace the GPU if the DBE comes back");
     }
 
     @Test
@@ -82,7 +86,7 @@ class DiagnoserTest {
     }
 
     @Test
-    void perftestIsRecognisedAndJudgedByTheCatalogUntilItsParserIsPluggedIn() {
+    void perftestFailuresAreJudgedByTheParserWithTheirFixes() {
         String text = """
                  Port number 1 state is Down
                  Couldn't get context for the device
@@ -90,6 +94,21 @@ class DiagnoserTest {
         DiagnosisReport r = diagnoser.diagnose(text);
         assertThat(r.tool()).isEqualTo(ToolKind.PERFTEST);
         assertThat(r.failed()).isTrue();
-        assertThat(r.diagnoses().getFirst().subject()).isEqualTo("perftest.port-down");
+        // the parser's verdicts on lines 1 and 2 replace the catalog's rule on line 1
+        assertThat(r.diagnoses()).extracting(Diagnosis::lineNumber).containsExactly(1, 2);
+        assertThat(r.diagnoses().getFirst().finding().id()).isEqualTo("bench.rdma.bw");
+        assertThat(r.diagnoses().getFirst().fix()).contains("--ib-port");
+        assertThat(r.diagnoses().get(1).cause()).startsWith("perftest could not open the device");
+    }
+
+    @Test
+    void socketFallbackIsOnlyAFailWhereTheFabricWasExpected() {
+        String text = RealSample.text("bench/nccltests/ml-engineering-nccl-net-socket-enp67s0.txt");
+        assertThat(diagnoser.diagnose(text).failed()).isTrue();
+        DiagnoseTargets tcp = new DiagnoseTargets(java.util.Optional.empty(), 0.9, 2.0, java.util.Optional.empty(),
+                false, java.util.Optional.empty());
+        DiagnosisReport r = diagnoser.diagnose(text, tcp);
+        assertThat(r.failed()).isFalse();
+        assertThat(r.diagnoses()).extracting(Diagnosis::cause).contains("NCCL used SOCKET");
     }
 }

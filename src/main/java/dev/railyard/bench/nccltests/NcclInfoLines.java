@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 /** Collects the network facts from "NCCL INFO" lines into an {@link NcclNet}. */
 final class NcclInfoLines {
 
-    private static final Pattern IB_NIC = Pattern.compile("\\[(\\d+)]([^:\\s\\[]+):(\\d+)/(IB|RoCE)");
+    private static final Pattern IB_NIC = Pattern.compile("\\[(\\d{1,9})]([^:\\s\\[]+):(\\d{1,9})/(IB|RoCE)");
     private static final Pattern IFACE = Pattern.compile("\\[(\\d+)]([^:\\s\\[]+):");
     private static final Pattern USING_NETWORK = Pattern.compile("^Using network (.+?)\\s*$");
 

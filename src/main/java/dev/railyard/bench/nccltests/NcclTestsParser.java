@@ -20,11 +20,11 @@ import java.util.regex.Pattern;
 public final class NcclTestsParser {
 
     private static final Pattern PREFIX = Pattern.compile("^\\s*(?:\\[\\d+,\\d+]<std(?:out|err)>:|\\d+: )");
-    private static final Pattern NTHREAD = Pattern.compile("^#\\s*nThread\\s+(\\d+)\\s+nGpus\\s+(\\d+)");
+    private static final Pattern NTHREAD = Pattern.compile("^#\\s*nThread\\s+(\\d{1,9})\\s+nGpus\\s+(\\d{1,9})");
     private static final Pattern RANK = Pattern.compile(
-            "^#\\s*Rank\\s+(\\d+)\\s+(?:Group\\s+(\\d+)\\s+)?Pid\\s+(\\d+)\\s+on\\s+(\\S+)\\s+device\\s+(\\d+)\\s+"
+            "^#\\s*Rank\\s+(\\d{1,9})\\s+(?:Group\\s+(\\d{1,9})\\s+)?Pid\\s+(\\d{1,18})\\s+on\\s+(\\S+)\\s+device\\s+(\\d{1,9})\\s+"
                     + "\\[([^]]*)]\\s+(.+?)\\s*$");
-    private static final Pattern OOB = Pattern.compile("^#\\s*Out of bounds values\\s*:\\s*(\\d+)\\s+(OK|FAILED)");
+    private static final Pattern OOB = Pattern.compile("^#\\s*Out of bounds values\\s*:\\s*(\\d{1,18})\\s+(OK|FAILED)");
     private static final Pattern AVG = Pattern.compile("^#\\s*Avg bus bandwidth\\s*:\\s*(\\S+)");
     private static final Pattern VERSION = Pattern.compile("^NCCL version (\\S+)");
     private static final Pattern NUMBER = Pattern.compile("\\d+(\\.\\d+)?");

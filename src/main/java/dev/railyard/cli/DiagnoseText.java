@@ -1,0 +1,46 @@
+package dev.railyard.cli;
+
+import dev.railyard.diagnose.Diagnosis;
+import dev.railyard.diagnose.DiagnosisReport;
+import dev.railyard.diagnose.Measurement;
+import dev.railyard.model.Finding;
+
+import java.util.Locale;
+
+/** diagnose's text output: the tool, each verdict with its evidence and fix, the numbers read, the worst verdict. */
+final class DiagnoseText {
+
+    private static final String INDENT = "        ";
+
+    private DiagnoseText() {
+    }
+
+    static String render(DiagnosisReport report) {
+        StringBuilder sb = new StringBuilder("Recognised: ").append(report.tool().label()).append('\n');
+        for (Diagnosis d : report.diagnoses()) {
+            Finding f = d.finding();
+            sb.append(String.format(Locale.ROOT, "%-7s %s %s%n", f.severity(), f.id(), f.subject()));
+            sb.append(INDENT).append(f.observed()).append('\n');
+            if (!f.expected().isEmpty()) sb.append(INDENT).append("expected: ").append(f.expected()).append('\n');
+            if (d.lineNumber() > 0) {
+                sb.append(INDENT).append("evidence, line ").append(d.lineNumber()).append(": ").append(d.line())
+                        .append('\n');
+            }
+            if (!f.remediation().isEmpty()) sb.append(INDENT).append("fix: ").append(f.remediation()).append('\n');
+        }
+        if (!report.parsed().numbers().isEmpty()) {
+            sb.append("Parsed:\n");
+            for (Measurement m : report.parsed().numbers()) {
+                sb.append("  ").append(m.name()).append(": ").append(number(m.value())).append(' ').append(m.unit())
+                        .append('\n');
+            }
+        }
+        sb.append("Verdict: ").append(report.worst()).append('\n');
+        return sb.toString();
+    }
+
+    private static String number(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? String.valueOf((long) v)
+                : String.format(Locale.ROOT, "%.2f", v).replaceAll("0+$", "").replaceAll("\\.$", "");
+    }
+}

@@ -44,7 +44,7 @@ phase_inventory() {
 phase_invbench() {
   local f="$logs/inventory-bench.txt"
   echo "# wall ms, interleaved: railyard inventory --format json (AOT cache) | nvidia-smi -q | railyard without AOT" >"$f"
-  for i in 1 2 3 4 5 6 7 8 9 10; do
+  for i in $(seq 1 "${SAMPLES:-10}"); do
     t=$(date +%s%N); ry inventory --format json >/dev/null 2>&1; a=$(ms "$t")
     t=$(date +%s%N); nvidia-smi -q >/dev/null 2>&1; b=$(ms "$t")
     t=$(date +%s%N); "$java" -Xlog:disable -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar "$jar" inventory --format json >/dev/null 2>&1; c=$(ms "$t")

@@ -41,13 +41,16 @@ public final class InventoryCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Override
-    public Integer call() {
+    public Integer call() throws InterruptedException {
         if (format == OutputFormat.JUNIT) {
             throw new RailyardException.Usage("--format junit is for check results", "use text or json");
         }
+        // Jackson builds its serializers in ~150 ms when cold: let it do so while the readers wait on NVML.
+        Thread jsonWarmUp = format == OutputFormat.JSON ? Thread.ofPlatform().start(() -> Json.prepare(NodeInventory.class)) : null;
         NodeInventory inventory = new InventoryCollector(GpuCollector.forRoot(root.hostRoot()), Clock.system())
                 .collect(root.hostRoot());
         PrintWriter out = spec.commandLine().getOut();
+        if (jsonWarmUp != null) jsonWarmUp.join();
         out.print(format == OutputFormat.JSON ? Json.write(inventory) + "\n" : InventoryText.render(inventory));
         out.flush();
         return ExitCodes.OK;

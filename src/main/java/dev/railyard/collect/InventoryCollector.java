@@ -13,9 +13,8 @@ import dev.railyard.platform.HostRoot;
 
 import java.util.List;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 
 /** Runs every collector against one root and assembles the node inventory. */
 public final class InventoryCollector {
@@ -35,22 +34,23 @@ public final class InventoryCollector {
     }
 
     /**
-     * NVML's initialisation is the slowest part of a live inventory (a few hundred ms on an 8-GPU node), so the
-     * PCI+GPU readers run beside the others instead of before them; every reader is independent of the rest.
+     * NVML's initialisation is the slowest part of a live inventory (a few hundred ms on a multi-GPU node), so the
+     * PCI+GPU readers run on a second thread beside the others instead of before them.
      */
     public NodeInventory collect(HostRoot root) {
-        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<List<PciDevice>> pciDevices = pool.submit(() -> pci.collect(root));
-            Future<GpuInventory> gpus = pool.submit(() -> gpu.collect(root, pciDevices.get()));
-            Future<HostInfo> hostInfo = pool.submit(() -> host.collect(root));
-            Future<Reading<List<XidEvent>>> xids = pool.submit(() -> kernelLog.collect(root));
-            List<RdmaDevice> rdma = infiniband.collect(root);
-            List<NetInterface> interfaces = net.collect(root, rdma);
-            String hostname = root.read("proc/sys/kernel/hostname").orElse("unknown");
-            return new NodeInventory(hostname, clock.now(), root.toString(), join(hostInfo), join(pciDevices),
-                    join(gpus), rdma, interfaces, topology.build(join(pciDevices), join(gpus), rdma, interfaces),
-                    join(xids));
-        }
+        FutureTask<List<PciDevice>> pciDevices = new FutureTask<>(() -> pci.collect(root));
+        FutureTask<GpuInventory> gpus = new FutureTask<>(() -> {
+            pciDevices.run();
+            return gpu.collect(root, pciDevices.get());
+        });
+        Thread.ofPlatform().name("railyard-gpu").start(gpus);
+        List<RdmaDevice> rdma = infiniband.collect(root);
+        List<NetInterface> interfaces = net.collect(root, rdma);
+        HostInfo hostInfo = host.collect(root);
+        Reading<List<XidEvent>> xids = kernelLog.collect(root);
+        String hostname = root.read("proc/sys/kernel/hostname").orElse("unknown");
+        return new NodeInventory(hostname, clock.now(), root.toString(), hostInfo, join(pciDevices), join(gpus), rdma,
+                interfaces, topology.build(join(pciDevices), join(gpus), rdma, interfaces), xids);
     }
 
     private static <T> T join(Future<T> f) {

@@ -5,7 +5,6 @@ import dev.railyard.model.NetInterface.RdmaPortRef;
 import dev.railyard.model.RdmaDevice;
 import dev.railyard.model.RdmaPort;
 import dev.railyard.model.Reading;
-import dev.railyard.platform.CommandRunner;
 import dev.railyard.platform.HostRoot;
 
 import java.util.ArrayList;
@@ -20,16 +19,6 @@ public final class NetCollector implements Collector<List<NetInterface>> {
     static final String CLASS_DIR = "sys/class/net";
     static final String UNKNOWN_SPEED = "unknown (link down or virtual)";
 
-    private final CommandRunner runner;
-
-    public NetCollector() {
-        this(CommandRunner.system());
-    }
-
-    public NetCollector(CommandRunner runner) {
-        this.runner = runner;
-    }
-
     @Override
     public List<NetInterface> collect(HostRoot root) {
         return collect(root, new InfinibandCollector().collect(root));
@@ -39,7 +28,7 @@ public final class NetCollector implements Collector<List<NetInterface>> {
     public List<NetInterface> collect(HostRoot root, List<RdmaDevice> rdma) {
         List<String> names = root.list(CLASS_DIR).stream().filter(n -> root.isDirectory(CLASS_DIR + "/" + n)).toList();
         if (names.isEmpty()) return List.of();
-        Reading<IpAddressTable> ips = IpAddressTable.read(root, runner);
+        Reading<IpAddressTable> ips = IpAddressTable.read(root);
         List<NetInterface> out = new ArrayList<>();
         for (String name : names) out.add(one(root, name, ips, rdma));
         return List.copyOf(out);

@@ -29,7 +29,6 @@ public final class NodeCapture {
     public static final List<ToolOutput> TOOL_OUTPUTS = List.of(
             new ToolOutput("railyard/nvidia-smi-q.xml", List.of("nvidia-smi", "-q", "-x")),
             new ToolOutput("railyard/ibstat.txt", List.of("ibstat")),
-            new ToolOutput("railyard/ip-address.json", List.of("ip", "-j", "address", "show")),
             new ToolOutput("railyard/dmesg.txt", List.of("dmesg")));
 
     public record ToolOutput(String file, List<String> argv) {}
@@ -56,6 +55,7 @@ public final class NodeCapture {
             log.files().forEach(f -> copier.copy(f, false));
             log.directories().forEach(d -> copier.copy(d, true));
             List<String> saved = saveToolOutputs(staging);
+            IpAddressTable.live().optional().ifPresent(t -> write(staging.resolve(IpAddressTable.CAPTURED_FILE), t.toIpJson()));
             List<String> problems = new ArrayList<>(copier.problems());
             writeManifest(staging, log, saved, problems);
             write(staging.resolve(HostRoot.UNREADABLE_LIST), String.join("\n", problems) + "\n");

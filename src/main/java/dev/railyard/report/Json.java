@@ -28,6 +28,11 @@ public final class Json {
         return MAPPER;
     }
 
+    /** Builds (and caches) the serializers for {@code type} ahead of the first write. */
+    public static void prepare(Class<?> type) {
+        MAPPER.writerFor(type);
+    }
+
     public static String write(Object value) {
         try {
             return MAPPER.writeValueAsString(value);

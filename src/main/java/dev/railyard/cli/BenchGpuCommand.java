@@ -30,6 +30,8 @@ import java.util.stream.IntStream;
 @Command(name = "gpu",
         mixinStandardHelpOptions = true,
         description = {
+                "GPU copy bandwidth: host<->device per GPU and the GPU-to-GPU peer matrix.",
+                "",
                 "Per GPU: host-to-device and device-to-host copy bandwidth from pinned memory, a copy within the",
                 "GPU, and the GPU-to-GPU peer copy matrix (NVLink or PCIe). Flags a GPU whose host copies say its",
                 "PCIe link trained down (bench.gpu.pcie)."},

@@ -30,6 +30,8 @@ import java.util.stream.IntStream;
 @Command(name = "nccl",
         mixinStandardHelpOptions = true,
         description = {
+                "NCCL collectives like nccl-tests, through libnccl directly.",
+                "",
                 "NCCL collectives measured like nccl-tests, by calling libnccl and libcudart directly (no build step).",
                 "",
                 "One process can drive several local GPUs (-g), or each process is one rank: give --rank/--nranks",

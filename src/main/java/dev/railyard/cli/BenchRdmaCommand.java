@@ -45,6 +45,8 @@ import java.util.function.Supplier;
 @Command(name = "rdma",
         mixinStandardHelpOptions = true,
         description = {
+                "RDMA bandwidth or latency with perftest, flags chosen from the inventory.",
+                "",
                 "RDMA bandwidth or latency between two nodes with perftest (ib_write_bw, ib_write_lat, ib_read_bw,",
                 "ib_send_bw), with --ib-dev, --ib-port and --gid-index chosen from this node's inventory: the ACTIVE",
                 "port whose netdev is on ADDR's subnet (or the only ACTIVE port), and on RoCE the RoCE v2 GID of the",

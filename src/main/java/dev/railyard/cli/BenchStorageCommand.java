@@ -35,6 +35,8 @@ import java.util.concurrent.Callable;
 @Command(name = "storage",
         mixinStandardHelpOptions = true,
         description = {
+                "Sequential write and read throughput with fio (seed 001's jobs).",
+                "",
                 "Sequential write then read of one file with fio (seed 001's jobs: 1 MiB blocks, O_DIRECT, one job,",
                 "time-limited, --output-format=json). Prints MB/s (10^6) and MiB/s (what fio's text output shows),",
                 "IOPS and completion latency, and judges bench.storage.seq against --expect-mbps or the spec's",

@@ -31,6 +31,8 @@ import java.util.concurrent.Callable;
 @Command(name = "check",
         mixinStandardHelpOptions = true,
         description = {
+                "Check this node and print each problem with the command that fixes it.",
+                "",
                 "Preflight checks of this node: host tuning, kernel modules, GPUs (ECC, temperature, throttling, PCIe,",
                 "NVLink, Xid errors), RDMA ports (state, rate, subnet manager, RoCE GIDs), fabric netdevs (MTU,",
                 "addresses, bonds), link flaps and GPU-NIC topology. Each finding says what was seen, what was",

@@ -24,6 +24,8 @@ import java.util.concurrent.Callable;
 @Command(name = "diagnose",
         mixinStandardHelpOptions = true,
         description = {
+                "Explain perftest, nccl-tests, ibstat, iperf3, sockperf, fio or dmesg output, with fixes.",
+                "",
                 "Read the output of perftest, nccl-tests, ibstat, ibv_devinfo, show_gids, iperf3, sockperf, fio",
                 "or a kernel log (dmesg / journalctl -k), say what it shows, and print the fix for each problem,",
                 "then the numbers it read.",

@@ -26,6 +26,8 @@ import java.util.concurrent.Callable;
 @Command(name = "init",
         mixinStandardHelpOptions = true,
         description = {
+                "Write a starter cluster spec (YAML) from this node's inventory.",
+                "",
                 "Write a starter cluster spec from this node's inventory: this node, its GPUs",
                 "(model, count, driver, CUDA), one compute network per ACTIVE RDMA port (link",
                 "layer, rate, MTU, netdev, address, device:port) and a guess at the management",

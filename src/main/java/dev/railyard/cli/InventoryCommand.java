@@ -19,6 +19,8 @@ import java.util.concurrent.Callable;
 @Command(name = "inventory",
         mixinStandardHelpOptions = true,
         description = {
+                "Show what is on this node: GPUs, RDMA ports and GIDs, NICs, PCIe affinity, host tuning.",
+                "",
                 "What is on this node: GPUs (through NVML), RDMA devices, ports and GIDs, network interfaces,",
                 "GPU-NIC PCIe affinity, and host tuning (memlock, socket buffers, governor, modules, NVMe).",
                 "",

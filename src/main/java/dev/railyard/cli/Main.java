@@ -2,10 +2,30 @@ package dev.railyard.cli;
 
 import picocli.CommandLine;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
 /** The composition root: builds the command tree and is the only place that calls System.exit. */
 public final class Main {
 
     private Main() {
+    }
+
+    /** The subcommands, in the order help lists them. */
+    private static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands();
+
+    private static Map<String, Supplier<Object>> subcommands() {
+        Map<String, Supplier<Object>> m = new LinkedHashMap<>();
+        m.put("inventory", InventoryCommand::new);
+        m.put("check", CheckCommand::new);
+        m.put("init", InitCommand::new);
+        m.put("capture", CaptureCommand::new);
+        m.put("bench", BenchCommand::new);
+        m.put("diagnose", DiagnoseCommand::new);
+        return Collections.unmodifiableMap(m);
     }
 
     public static void main(String[] args) {
@@ -14,11 +34,31 @@ public final class Main {
 
     /** Runs the CLI and returns the exit code; tests call this with their own writers via {@link #commandLine()}. */
     public static int run(String... args) {
-        return commandLine().execute(args);
+        return commandLineFor(args).execute(args);
     }
 
+    /** The whole command tree. */
     public static CommandLine commandLine() {
+        return build(SUBCOMMANDS.keySet());
+    }
+
+    /**
+     * Only the subcommand the arguments name (all of them for help or a typo): picocli builds every command's model
+     * by reflection at start-up, and a one-shot command like {@code inventory} should not pay for the others.
+     */
+    static CommandLine commandLineFor(String... args) {
+        for (String a : args) {
+            if (a.startsWith("-")) continue;
+            return build(SUBCOMMANDS.containsKey(a) ? Set.of(a) : SUBCOMMANDS.keySet());
+        }
+        return build(SUBCOMMANDS.keySet());
+    }
+
+    private static CommandLine build(Set<String> names) {
         CommandLine cl = new CommandLine(new RailyardCommand());
+        for (String name : SUBCOMMANDS.keySet()) {
+            if (names.contains(name)) cl.addSubcommand(name, SUBCOMMANDS.get(name).get());
+        }
         cl.setExecutionExceptionHandler(new ExitCodes.ExceptionHandler());
         cl.setParameterExceptionHandler(new ExitCodes.ParameterHandler());
         cl.setCaseInsensitiveEnumValuesAllowed(true);

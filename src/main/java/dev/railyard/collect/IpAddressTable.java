@@ -6,10 +6,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.railyard.model.Reading;
 import dev.railyard.platform.HostRoot;
 
+import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.net.InterfaceAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,16 +58,44 @@ record IpAddressTable(Map<String, List<String>> byInterface) {
             for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
                 List<String> addresses = new ArrayList<>();
                 for (InterfaceAddress a : nic.getInterfaceAddresses()) {
-                    String host = a.getAddress().getHostAddress();
-                    int zone = host.indexOf('%'); // fe80::1%eth0: the scope is the interface itself
-                    addresses.add((zone < 0 ? host : host.substring(0, zone)) + "/" + a.getNetworkPrefixLength());
+                    addresses.add(text(a.getAddress()) + "/" + a.getNetworkPrefixLength());
                 }
+                addresses.sort(Comparator.comparing((String x) -> x.contains(":"))); // IPv4 first, as ip lists them
                 table.put(nic.getName(), List.copyOf(addresses));
             }
         } catch (SocketException e) {
             return Reading.failed("netlink (java.net.NetworkInterface)", String.valueOf(e.getMessage()));
         }
         return Reading.of(new IpAddressTable(table));
+    }
+
+    /** As ip prints it: dotted IPv4, IPv6 with the longest run of zero groups as "::" and no "%scope". */
+    static String text(InetAddress address) {
+        if (!(address instanceof Inet6Address)) return address.getHostAddress();
+        byte[] b = address.getAddress();
+        int[] groups = new int[8];
+        for (int i = 0; i < 8; i++) groups[i] = ((b[2 * i] & 0xff) << 8) | (b[2 * i + 1] & 0xff);
+        int bestStart = -1, bestLen = 1;
+        for (int i = 0; i < 8; ) {
+            int j = i;
+            while (j < 8 && groups[j] == 0) j++;
+            if (j - i > bestLen) {
+                bestStart = i;
+                bestLen = j - i;
+            }
+            i = j == i ? i + 1 : j;
+        }
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            if (i == bestStart) {
+                out.append(i == 0 ? "::" : ":");
+                i += bestLen - 1;
+                continue;
+            }
+            out.append(Integer.toHexString(groups[i]));
+            if (i < 7) out.append(':');
+        }
+        return out.toString();
     }
 
     /** The table in the shape of {@code ip -j address show}, for a capture. */

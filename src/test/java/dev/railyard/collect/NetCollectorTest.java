@@ -175,4 +175,13 @@ class NetCollectorTest {
     void aRootWithoutNetGivesAnEmptyList() {
         assertThat(new NetCollector().collect(HostRoot.at(dir))).isEmpty();
     }
+
+    @Test
+    void ipv6AddressesAreWrittenTheWayIpWritesThem() throws Exception {
+        assertThat(IpAddressTable.text(java.net.InetAddress.getByName("0:0:0:0:0:0:0:1"))).isEqualTo("::1");
+        assertThat(IpAddressTable.text(java.net.InetAddress.getByName("fe80:0:0:0:fc:ff:fe00:1"))).isEqualTo("fe80::fc:ff:fe00:1");
+        assertThat(IpAddressTable.text(java.net.InetAddress.getByName("fd00:0:0:0:0:0:0:2"))).isEqualTo("fd00::2");
+        assertThat(IpAddressTable.text(java.net.InetAddress.getByName("2001:db8:0:1:0:0:0:0"))).isEqualTo("2001:db8:0:1::");
+        assertThat(IpAddressTable.text(java.net.InetAddress.getByName("10.0.0.1"))).isEqualTo("10.0.0.1");
+    }
 }

@@ -111,11 +111,24 @@ public final class HostRoot {
                 return Reading.of(new String(in.readAllBytes(), StandardCharsets.UTF_8).trim());
             }
         } catch (NoSuchFileException e) {
-            return Reading.absent("no " + relative);
+            Reading<String> unreadableLive = unreadableAtRealPath(p);
+            return unreadableLive != null ? unreadableLive : Reading.absent("no " + relative);
         } catch (AccessDeniedException e) {
             return Reading.failed(relative, "permission denied");
         } catch (IOException e) {
             return Reading.failed(relative, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+        }
+    }
+
+    /** The capture lists unreadable files by their real path (sys/devices/...), readers ask through sys/class/... */
+    private Reading<String> unreadableAtRealPath(Path p) {
+        if (unreadable.isEmpty() || p.getParent() == null) return null;
+        try {
+            String real = relative(p.getParent().toRealPath().resolve(p.getFileName()));
+            String cause = unreadable.get(real);
+            return cause == null ? null : Reading.failed(real, cause);
+        } catch (IOException e) {
+            return null;
         }
     }
 

@@ -17,7 +17,6 @@ import dev.railyard.model.RdmaPort;
 import dev.railyard.nativelib.NvmlLoad;
 import dev.railyard.platform.Clock;
 import dev.railyard.platform.CommandRunner;
-import dev.railyard.platform.EchoingCommandRunner;
 import dev.railyard.platform.HostRoot;
 import dev.railyard.report.Json;
 import dev.railyard.spec.SpecReader;
@@ -134,7 +133,7 @@ public final class BenchRdmaCommand implements Callable<Integer> {
         this(() -> new InventoryCollector(GpuCollector.withNvml(
                         () -> new NvmlLoad.Unavailable("not read for an RDMA benchmark")), Clock.system())
                         .collect(HostRoot.live()),
-                EchoingCommandRunner::new, BenchRdmaCommand::onSystemPath, file -> new SpecReader().read(file));
+                CommandRunner::echoing, BenchRdmaCommand::onSystemPath, file -> new SpecReader().read(file));
     }
 
     BenchRdmaCommand(Supplier<NodeInventory> inventory, Function<Consumer<String>, CommandRunner> runners,

@@ -1,15 +1,11 @@
 package dev.railyard.platform;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Runs an external program from an argv list with a timeout and a working directory. Never through a shell:
@@ -36,43 +32,11 @@ public interface CommandRunner {
 
     /** The real thing, with java.lang.ProcessBuilder. */
     static CommandRunner system() {
-        return (argv, timeout, dir, env) -> {
-            ProcessBuilder pb = new ProcessBuilder(argv).directory(dir.toFile());
-            pb.environment().putAll(env);
-            Process p;
-            try {
-                p = pb.start();
-            } catch (IOException e) {
-                return new Result(argv, -1, "", "", false, String.valueOf(e.getMessage()));
-            }
-            try {
-                p.getOutputStream().close();
-            } catch (IOException ignored) {
-                // the program does not read stdin; nothing to do
-            }
-            CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> drain(p.getInputStream()));
-            CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream()));
-            boolean finished;
-            try {
-                finished = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                p.destroyForcibly();
-                Thread.currentThread().interrupt();
-                return new Result(argv, -1, out.getNow(""), err.getNow(""), true, "");
-            }
-            if (!finished) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
-            }
-            return new Result(argv, finished ? p.exitValue() : -1, out.join(), err.join(), !finished, "");
-        };
+        return new ProcessCommandRunner(Optional.empty());
     }
 
-    private static String drain(InputStream in) {
-        try (in) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    /** The real thing, also handing each output line (stdout and stderr) to {@code echo} as it arrives. */
+    static CommandRunner echoing(Consumer<String> echo) {
+        return new ProcessCommandRunner(Optional.of(echo));
     }
 }

@@ -6,7 +6,7 @@ import dev.railyard.bench.perftest.PortChoiceTest;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.NetInterface;
 import dev.railyard.model.NodeInventory;
-import dev.railyard.platform.EchoingCommandRunner;
+import dev.railyard.platform.CommandRunner;
 import dev.railyard.report.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,7 +45,7 @@ class BenchRdmaCommandTest {
     }
 
     int run(NodeInventory inv, Optional<ClusterSpec> cluster, String... args) {
-        BenchRdmaCommand cmd = new BenchRdmaCommand(() -> inv, sink -> new EchoingCommandRunner(line -> {
+        BenchRdmaCommand cmd = new BenchRdmaCommand(() -> inv, sink -> CommandRunner.echoing(line -> {
             streamed.add(line);
             sink.accept(line);
         }), program -> false, file -> cluster.orElseThrow());

@@ -10,20 +10,21 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * A {@link CommandRunner} that also hands every output line to {@code echo} as it arrives, for benchmarks that
- * run for a while (a perftest server waits for its client and says so): the user sees progress, and the caller
- * still gets the whole output to parse. Lines of stdout and stderr go to the same sink, one at a time.
+ * Runs programs with java.lang.ProcessBuilder. With an echo, every output line is also handed over as it arrives
+ * (a perftest server waits for its client and says so: the user sees progress, the caller still gets the whole
+ * output to parse); without one, output is collected byte for byte.
  */
-public final class EchoingCommandRunner implements CommandRunner {
+final class ProcessCommandRunner implements CommandRunner {
 
-    private final Consumer<String> echo;
+    private final Optional<Consumer<String>> echo;
 
-    public EchoingCommandRunner(Consumer<String> echo) {
+    ProcessCommandRunner(Optional<Consumer<String>> echo) {
         this.echo = echo;
     }
 
@@ -42,8 +43,8 @@ public final class EchoingCommandRunner implements CommandRunner {
         } catch (IOException ignored) {
             // the program does not read stdin; nothing to do
         }
-        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> pump(p.getInputStream()));
-        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> pump(p.getErrorStream()));
+        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> drain(p.getInputStream()));
+        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream()));
         boolean finished;
         try {
             finished = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -59,19 +60,21 @@ public final class EchoingCommandRunner implements CommandRunner {
         return new Result(argv, finished ? p.exitValue() : -1, out.join(), err.join(), !finished, "");
     }
 
-    private String pump(InputStream in) {
-        StringBuilder all = new StringBuilder();
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+    private String drain(InputStream in) {
+        try (in) {
+            if (echo.isEmpty()) return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            StringBuilder all = new StringBuilder();
+            BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
             String line;
             while ((line = r.readLine()) != null) {
                 all.append(line).append('\n');
-                synchronized (this) {
-                    echo.accept(line);
+                synchronized (this) { // stdout and stderr lines reach the echo one at a time
+                    echo.get().accept(line);
                 }
             }
+            return all.toString();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return all.toString();
     }
 }

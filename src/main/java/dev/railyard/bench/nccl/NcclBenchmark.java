@@ -57,7 +57,8 @@ public final class NcclBenchmark {
 
     /**
      * Launches the smallest size many times before measuring anything, so the launch path is compiled by C2 and
-     * small-message times measure NCCL rather than the JVM's interpreter (nccl-tests' C++ needs no such step).
+     * small-message times measure NCCL rather than the JVM's interpreter or its profiling tier (C2 takes over after
+     * roughly 15 000 calls; nccl-tests' C++ needs no such step).
      */
     private void warmUpTheJit() {
         long param = Math.max(1, cfg.collective().paramCount(cfg.minBytes(), cfg.type(), nranks));

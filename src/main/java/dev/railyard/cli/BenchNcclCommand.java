@@ -108,7 +108,10 @@ public final class BenchNcclCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         NcclBenchConfig cfg = config();
-        if (procs > 0) return LocalRankLauncher.launch(procs, spec.commandLine().getParseResult().originalArgs());
+        if (procs > 0) {
+            NcclSession.open().close(); // a missing library is said once here, not once per rank
+            return LocalRankLauncher.launch(procs, spec.commandLine().getParseResult().originalArgs());
+        }
         RankEnvironment env = RankEnvironment.detect(rank, nranks, device, rendezvous);
         try (NcclSession session = NcclSession.open()) {
             long buffer = Math.max(cfg.maxBytes(), 16) + 64;

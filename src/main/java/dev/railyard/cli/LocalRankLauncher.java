@@ -1,6 +1,7 @@
 package dev.railyard.cli;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,8 +24,11 @@ final class LocalRankLauncher {
         List<String> passThrough = withoutProcs(originalArgs);
         List<Process> children = new ArrayList<>();
         for (int r = 0; r < procs; r++) {
-            List<String> argv = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
-                    "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+            // the ranks run with this JVM's own flags (GC, JIT, AOT cache), so --procs measures what -g measures
+            List<String> argv = new ArrayList<>(List.of(java));
+            argv.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+            argv.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                    Main.class.getName()));
             argv.addAll(passThrough);
             argv.addAll(List.of("--rank", String.valueOf(r), "--nranks", String.valueOf(procs),
                     "--device", String.valueOf(r), "--rendezvous", "127.0.0.1:" + port));

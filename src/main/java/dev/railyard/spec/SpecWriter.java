@@ -123,14 +123,14 @@ public final class SpecWriter {
 
     private void expect(Expect e, List<String> out) {
         out.add("# Pass/fail thresholds. rdma_bw_efficiency: share of the line rate RDMA bandwidth must reach;");
-        out.add("# nccl_busbw_gbps: all-reduce busbw floor in GB/s as nccl-tests prints it; storage_seq_mbps: MB/s per node.");
+        out.add("# nccl_busbw_gbytes_per_s: all-reduce busbw floor in GB/s as nccl-tests prints it; storage_seq_mbps: MB/s per node.");
         out.add("expect:");
         out.add("  rdma_bw_efficiency: " + number(e.rdmaBwEfficiency()));
         out.add("  rdma_latency_us: " + number(e.rdmaLatencyUs()));
         out.add("  gpu_temp_warn_c: " + number(e.gpuTempWarnC()));
         out.add("  net_buffer_bytes: " + e.netBufferBytes());
-        e.ncclBusbwGBps().ifPresentOrElse(v -> out.add("  nccl_busbw_gbps: " + number(v)),
-                () -> out.add("  # nccl_busbw_gbps: 12"));
+        e.ncclBusbwGBps().ifPresentOrElse(v -> out.add("  nccl_busbw_gbytes_per_s: " + number(v)),
+                () -> out.add("  # nccl_busbw_gbytes_per_s: 12"));
         e.storageSeqMBps().ifPresentOrElse(v -> out.add("  storage_seq_mbps: " + number(v)),
                 () -> out.add("  # storage_seq_mbps: 1500"));
     }

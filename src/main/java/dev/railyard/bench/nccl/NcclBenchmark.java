@@ -63,7 +63,8 @@ public final class NcclBenchmark {
     private void warmUpTheJit() {
         long param = Math.max(1, cfg.collective().paramCount(cfg.minBytes(), cfg.type(), nranks));
         for (int i = 0; i < cfg.jitWarmupLaunches(); i++) {
-            launchAll(param, false);
+            // both branches, or the first in-place launch of the sweep deoptimises the compiled loop
+            launchAll(param, cfg.collective().inPlace && (i & 1) == 1);
             if (i % 256 == 255) synchronizeAll(); // keep the queue of launched operations short
         }
         synchronizeAll();

@@ -88,6 +88,12 @@ phase_ncclcompare() {
   done
 }
 
+# Looks for JVM pauses (safepoints, deoptimisation, compilation) inside the small-message sweep.
+phase_ncclprobe() {
+  "$java" -Xlog:safepoint=info,deoptimization=debug,gc=info:file="$logs/probe-jvm.log":uptime -XX:+UseSerialGC \
+    -XX:+PrintCompilation -jar "$jar" bench nccl all_reduce -b 8 -e 64K -f 2 -g 2 >"$logs/probe.txt" 2>&1
+}
+
 phase_ncclsmoke() {
   for c in all_reduce all_gather reduce_scatter broadcast reduce alltoall sendrecv; do
     echo "== $c" ; ryb bench nccl "$c" -b 8 -e 64M -f 8 -g "$ngpu" 2>&1

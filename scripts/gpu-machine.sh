@@ -94,6 +94,14 @@ phase_ncclprobe() {
     -XX:+PrintCompilation -jar "$jar" bench nccl all_reduce -b 8 -e 64K -f 2 -g 2 >"$logs/probe.txt" 2>&1
 }
 
+# An interrupted sweep must still print the rows it measured (text footer / JSON with "complete": false).
+phase_ncclinterrupt() {
+  timeout -s INT 8 "$java" -Xlog:disable -XX:+UseSerialGC -jar "$jar" bench nccl -b 8 -e 8G -f 2 -g 2 \
+    >"$logs/interrupt-text.txt" 2>&1; echo "rc=$?" >>"$logs/interrupt-text.txt"
+  timeout -s INT 8 "$java" -Xlog:disable -XX:+UseSerialGC -jar "$jar" bench nccl -b 8 -e 8G -f 2 -g 2 --format json \
+    >"$logs/interrupt-json.txt" 2>&1; echo "rc=$?" >>"$logs/interrupt-json.txt"
+}
+
 phase_ncclsmoke() {
   for c in all_reduce all_gather reduce_scatter broadcast reduce alltoall sendrecv; do
     echo "== $c" ; ryb bench nccl "$c" -b 8 -e 64M -f 8 -g "$ngpu" 2>&1

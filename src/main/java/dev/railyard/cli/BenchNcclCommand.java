@@ -25,6 +25,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
 
 @Command(name = "nccl",
@@ -141,17 +143,30 @@ public final class BenchNcclCommand implements Callable<Integer> {
         boolean text = format == OutputFormat.TEXT && group.reports();
         NcclTable table = new NcclTable(out);
         if (text) table.header(cfg, total, devices, version);
-        List<NcclSizeResult> rows = new ArrayList<>();
+        List<NcclSizeResult> rows = new CopyOnWriteArrayList<>();
+        AtomicBoolean reported = new AtomicBoolean();
+        // Ctrl-C or a kill: the rows measured so far are still printed, marked incomplete.
+        Thread onStop = new Thread(() -> report(out, text, group, table, cfg, total, devices, version, rows, false, reported));
+        Runtime.getRuntime().addShutdownHook(onStop);
         new NcclBenchmark(session.cuda(), session.nccl(), session.ranks(), total, group, cfg).run(row -> {
             rows.add(row);
             if (text) table.row(row);
         });
-        NcclBenchResult result = new NcclBenchResult(cfg.collective().label, total, devices, version, rows,
-                averageBusbw(rows), true);
+        NcclBenchResult result = report(out, text, group, table, cfg, total, devices, version, rows, true, reported);
+        Runtime.getRuntime().removeShutdownHook(onStop);
+        return result.wrongTotal() > 0 ? ExitCodes.FAIL_FINDING : ExitCodes.OK;
+    }
+
+    private NcclBenchResult report(PrintWriter out, boolean text, RankGroup group, NcclTable table, NcclBenchConfig cfg,
+                                   int total, List<String> devices, String version, List<NcclSizeResult> rows,
+                                   boolean complete, AtomicBoolean reported) {
+        NcclBenchResult result = new NcclBenchResult(cfg.collective().label, total, devices, version, List.copyOf(rows),
+                averageBusbw(rows), complete);
+        if (!reported.compareAndSet(false, true)) return result;
         if (text) table.footer(result);
         else if (group.reports()) out.println(Json.write(result));
         out.flush();
-        return result.wrongTotal() > 0 ? ExitCodes.FAIL_FINDING : ExitCodes.OK;
+        return result;
     }
 
     private static double averageBusbw(List<NcclSizeResult> rows) {

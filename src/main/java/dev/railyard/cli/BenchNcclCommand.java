@@ -22,7 +22,6 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;

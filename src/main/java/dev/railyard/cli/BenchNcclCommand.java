@@ -64,7 +64,7 @@ public final class BenchNcclCommand implements Callable<Integer> {
     @Option(names = {"-g", "--ngpus"}, defaultValue = "1", description = "GPUs this process drives (devices 0..N-1).")
     int ngpus;
 
-    @Option(names = {"-w", "--warmup_iters"}, defaultValue = "5", description = "Warm-up iterations at every size, all run before the timed sweep (as nccl-tests does).")
+    @Option(names = {"-w", "--warmup_iters"}, defaultValue = "5", description = "Warm-up iterations per size.")
     int warmup;
 
     @Option(names = {"-n", "--iters"}, defaultValue = "20", description = "Timed iterations per size.")

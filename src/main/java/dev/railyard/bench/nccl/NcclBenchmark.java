@@ -36,7 +36,6 @@ public final class NcclBenchmark {
     public List<NcclSizeResult> run(Consumer<NcclSizeResult> onRow) {
         List<NcclSizeResult> rows = new ArrayList<>();
         warmUpTheJit();
-        warmUpEverySize();
         try (DataPattern pattern = new DataPattern(cuda)) {
             for (long size = cfg.minBytes(); size <= cfg.maxBytes(); size = cfg.nextSize(size)) {
                 long param = cfg.collective().paramCount(size, cfg.type(), nranks);
@@ -71,20 +70,6 @@ public final class NcclBenchmark {
         synchronizeAll();
     }
 
-    /**
-     * nccl-tests' order: the warm-up iterations run at every size (doubling) before anything is timed, so each of
-     * NCCL's algorithms and protocols has made its connections (NCCL connects them lazily on first use) before the
-     * sweep; timing right after a per-size warm-up caught those set-ups in the first in-place row that used one.
-     */
-    private void warmUpEverySize() {
-        for (long size = cfg.minBytes(); size <= cfg.maxBytes(); size *= 2) {
-            long param = cfg.collective().paramCount(size, cfg.type(), nranks);
-            if (param == 0) continue;
-            for (int i = 0; i < cfg.warmupIters(); i++) launchAll(param, false);
-            synchronizeAll();
-        }
-    }
-
     private int rootShown() {
         return cfg.collective() == Collective.BROADCAST || cfg.collective() == Collective.REDUCE ? cfg.root() : -1;
     }
@@ -99,7 +84,7 @@ public final class NcclBenchmark {
             for (NcclRank r : ranks) local += verify(r, param, inPlace, pattern);
             wrong = group.sumWrong(local);
         }
-        if (!cfg.check()) launchAll(param, inPlace); // one synchronised launch before timing, as nccl-tests does
+        for (int i = 0; i < cfg.warmupIters(); i++) launchAll(param, inPlace);
         synchronizeAll();
         for (NcclRank r : ranks) record(r, r.start());
         for (int i = 0; i < cfg.iters(); i++) launchAll(param, inPlace);

@@ -104,13 +104,13 @@ phase_ncclinterrupt() {
 
 # Small messages only, 2 GPUs in one process: nccl-tests against railyard variants, to find what the gap is made of.
 phase_ncclsmall() {
-  local flags=(-b 8 -e 64K -f 2 -w 5 -n 20 -g 2)
+  local flags=(-b 8 -e 64K -f 2 -w 5 -g 2)
   local nt=/tmp/nccl-tests/build/all_reduce_perf
   for rep in 1 2 3; do
-    "$nt" "${flags[@]}" >"$logs/small-nccl-tests-r$rep.txt" 2>&1
-    ryb bench nccl "${flags[@]}" >"$logs/small-railyard-r$rep.txt" 2>&1
-    ryb bench nccl "${flags[@]}" -c 0 >"$logs/small-railyard-nocheck-r$rep.txt" 2>&1
-    ryb bench nccl "${flags[@]}" --jit-warmup 0 >"$logs/small-railyard-nojit-r$rep.txt" 2>&1
+    "$nt" "${flags[@]}" -n 20 >"$logs/small-nccl-tests-r$rep.txt" 2>&1
+    ryb bench nccl "${flags[@]}" -n 20 >"$logs/small-railyard-r$rep.txt" 2>&1
+    ryb bench nccl "${flags[@]}" -n 20 -c 0 >"$logs/small-railyard-nocheck-r$rep.txt" 2>&1
+    ryb bench nccl "${flags[@]}" -n 20 --jit-warmup 0 >"$logs/small-railyard-nojit-r$rep.txt" 2>&1
     "$nt" "${flags[@]}" -n 200 >"$logs/small-nccl-tests-n200-r$rep.txt" 2>&1
     ryb bench nccl "${flags[@]}" -n 200 >"$logs/small-railyard-n200-r$rep.txt" 2>&1
   done

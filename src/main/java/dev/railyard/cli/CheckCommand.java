@@ -101,6 +101,13 @@ public final class CheckCommand implements Callable<Integer> {
             throw new RailyardException.Usage("node " + node + " is not in the spec " + cluster.get().source(),
                     "use one of: " + cluster.get().nodes().stream().map(ClusterSpec.Node::name).toList());
         }
+        if (node == null && cluster.isPresent() && cluster.get().node(name).isEmpty()) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("railyard: note: this node's hostname '" + name + "' is not a node of " + cluster.get().source()
+                    + ", so its network bindings are not checked; pass --node NAME (one of: "
+                    + String.join(", ", cluster.get().nodes().stream().map(ClusterSpec.Node::name).toList()) + ")");
+            err.flush();
+        }
         List<Finding> findings = CheckRunner.only(
                 CheckRunner.nodeChecks().run(new CheckInput(inventory, cluster, name)), only);
         PrintWriter out = spec.commandLine().getOut();

@@ -75,4 +75,16 @@ class CheckCommandTest {
         assertThat(run(Main.commandLine(), "check", "--root", tree(dir, false).toString(), "--format", "yaml").code())
                 .isEqualTo(ExitCodes.USAGE);
     }
+
+    @Test
+    void aHostnameThatIsNotInTheSpecIsSaidOnStderr(@TempDir Path dir) throws IOException {
+        Path root = tree(dir, false);
+        Files.writeString(root.resolve("proc/sys/kernel/hostname"), "lab-box\n");
+        Run r = run(Main.commandLine(), "check", "--root", root.toString(), "--spec", "examples/s1-homelab-v100-roce.yaml");
+        assertThat(r.err()).contains("hostname 'lab-box' is not a node of examples/s1-homelab-v100-roce.yaml")
+                .contains("--node NAME (one of: gpuserver1, gpuserver2)");
+        Run named = run(Main.commandLine(), "check", "--root", root.toString(), "--spec",
+                "examples/s1-homelab-v100-roce.yaml", "--node", "gpuserver1");
+        assertThat(named.err()).doesNotContain("is not a node of");
+    }
 }

@@ -14,54 +14,41 @@ final class DataPattern implements AutoCloseable {
     private static final long CHUNK = 16L << 20;
 
     private final FfmCuda cuda;
-    private final MemorySegment staging;
-    private final MemorySegment expected;
+    private final PatternBuffer staging;
+    private final PatternBuffer expected;
     private final MemorySegment readback;
-    private DataType stagedType;
-    private int stagedValue = Integer.MIN_VALUE;
-    private DataType expectedType;
-    private int expectedValue = Integer.MIN_VALUE;
 
     DataPattern(FfmCuda cuda) {
         this.cuda = cuda;
-        this.staging = cuda.mallocHost(CHUNK);
-        this.expected = cuda.mallocHost(CHUNK);
+        this.staging = new PatternBuffer(cuda.mallocHost(CHUNK));
+        this.expected = new PatternBuffer(cuda.mallocHost(CHUNK));
         this.readback = cuda.mallocHost(CHUNK);
     }
 
     /** Sets {@code elements} elements at {@code devicePtr} to {@code value}. */
     void fill(MemorySegment devicePtr, long elements, DataType type, int value) {
         if (elements <= 0) return;
-        if (stagedType != type || stagedValue != value) {
-            long n = CHUNK / type.bytes;
-            for (long i = 0; i < n; i++) type.put(staging, i, value);
-            stagedType = type;
-            stagedValue = value;
-        }
+        staging.prepare(type, value, elements);
         long total = elements * type.bytes;
         for (long done = 0; done < total; done += CHUNK) {
             long len = Math.min(CHUNK, total - done);
-            cuda.memcpy(devicePtr.reinterpret(Long.MAX_VALUE).asSlice(done), staging, len, FfmCuda.H2D);
+            cuda.memcpy(devicePtr.reinterpret(Long.MAX_VALUE).asSlice(done), staging.segment(), len, FfmCuda.H2D);
         }
     }
 
     /** Number of the {@code elements} elements at {@code devicePtr} that are not {@code value}. */
     long countWrong(MemorySegment devicePtr, long elements, DataType type, int value) {
         if (elements <= 0) return 0;
-        if (expectedType != type || expectedValue != value) {
-            long n = CHUNK / type.bytes;
-            for (long i = 0; i < n; i++) type.put(expected, i, value);
-            expectedType = type;
-            expectedValue = value;
-        }
+        expected.prepare(type, value, elements);
+        MemorySegment want = expected.segment();
         long wrong = 0;
         long total = elements * type.bytes;
         for (long done = 0; done < total; done += CHUNK) {
             long len = Math.min(CHUNK, total - done);
             cuda.memcpy(readback, devicePtr.reinterpret(Long.MAX_VALUE).asSlice(done), len, FfmCuda.D2H);
-            if (MemorySegment.mismatch(readback, 0, len, expected, 0, len) < 0) continue;
+            if (MemorySegment.mismatch(readback, 0, len, want, 0, len) < 0) continue;
             for (long off = 0; off < len; off += type.bytes) {
-                if (MemorySegment.mismatch(readback, off, off + type.bytes, expected, off, off + type.bytes) >= 0) wrong++;
+                if (MemorySegment.mismatch(readback, off, off + type.bytes, want, off, off + type.bytes) >= 0) wrong++;
             }
         }
         return wrong;
@@ -69,8 +56,8 @@ final class DataPattern implements AutoCloseable {
 
     @Override
     public void close() {
-        cuda.freeHost(staging);
-        cuda.freeHost(expected);
+        cuda.freeHost(staging.segment());
+        cuda.freeHost(expected.segment());
         cuda.freeHost(readback);
     }
 }

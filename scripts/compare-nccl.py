@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """Compares nccl-tests and railyard bench nccl outputs taken in one run: busbw ratio at >= 64 MB and the ratio of
-small-message times (<= 64 KB), per size and as a median. Usage: compare-nccl.py NCCL_TESTS_OUT RAILYARD_OUT"""
-import re
+small-message times (<= 64 KB), per size and as a median.
+
+Usage: compare-nccl.py NCCL_TESTS_OUT RAILYARD_OUT
+Each argument may be a glob ('small-nccl-tests-r*.txt'): with several files per tool, each size's value is the median
+over that tool's files, so one repetition landing on a slow level of this shared host does not decide the ratio."""
+import glob
 import statistics
 import sys
 
@@ -16,7 +20,15 @@ def rows(path):
     return out
 
 
-a, b = rows(sys.argv[1]), rows(sys.argv[2])
+def pooled(pattern):
+    files = sorted(glob.glob(pattern)) or [pattern]
+    tables = [rows(f) for f in files]
+    sizes = set.intersection(*(set(t) for t in tables))
+    print(f"{pattern}: {len(files)} file(s)")
+    return {s: tuple(statistics.median(t[s][i] for t in tables) for i in range(4)) for s in sizes}
+
+
+a, b = pooled(sys.argv[1]), pooled(sys.argv[2])
 big, small = [], []
 for size in sorted(set(a) & set(b)):
     ta, bwa, tia, bwia = a[size]
@@ -25,10 +37,11 @@ for size in sorted(set(a) & set(b)):
         big.append((size, bwa, bwb, bwb / bwa, bwia, bwib, bwib / bwia))
     if size <= 64 << 10:
         small.append((size, ta, tb, tb / ta, tia, tib, tib / tia))
-print("size(B)  nccl-tests busbw oop/ip  railyard busbw oop/ip  ratio oop/ip")
-for s, x, y, r, xi, yi, ri in big:
-    print(f"{s:>10}  {x:8.2f} {xi:8.2f}  {y:8.2f} {yi:8.2f}  {r:5.3f} {ri:5.3f}")
-print(f"min busbw ratio at >= 64 MB: {min(min(r[3], r[6]) for r in big):.3f}")
+if big:
+    print("size(B)  nccl-tests busbw oop/ip  railyard busbw oop/ip  ratio oop/ip")
+    for s, x, y, r, xi, yi, ri in big:
+        print(f"{s:>10}  {x:8.2f} {xi:8.2f}  {y:8.2f} {yi:8.2f}  {r:5.3f} {ri:5.3f}")
+    print(f"min busbw ratio at >= 64 MB: {min(min(r[3], r[6]) for r in big):.3f}")
 print("size(B)  nccl-tests time oop/ip (us)  railyard time oop/ip (us)  ratio oop/ip")
 for s, x, y, r, xi, yi, ri in small:
     print(f"{s:>10}  {x:8.2f} {xi:8.2f}  {y:8.2f} {yi:8.2f}  {r:5.3f} {ri:5.3f}")

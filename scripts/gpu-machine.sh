@@ -102,17 +102,21 @@ phase_ncclinterrupt() {
     >"$logs/interrupt-json.txt" 2>&1; echo "rc=$?" >>"$logs/interrupt-json.txt"
 }
 
-# Small messages only, 2 GPUs in one process: nccl-tests against railyard variants, to find what the gap is made of.
+# Small messages only (8 B - 64 KB), the two tools alternating SMALL_REPS times (default 8) with 2 and 4 GPUs, one
+# process driving them and one process per GPU. Times on this shared host jump between levels from one process to the
+# next for both tools, so compare per-size medians over all repetitions (scripts/compare-nccl.py with globs).
 phase_ncclsmall() {
-  local flags=(-b 8 -e 64K -f 2 -w 5 -g 2)
+  local flags=(-b 8 -e 64K -f 2 -w 5 -n 20)
   local nt=/tmp/nccl-tests/build/all_reduce_perf
-  for rep in 1 2 3; do
-    "$nt" "${flags[@]}" -n 20 >"$logs/small-nccl-tests-r$rep.txt" 2>&1
-    ryb bench nccl "${flags[@]}" -n 20 >"$logs/small-railyard-r$rep.txt" 2>&1
-    ryb bench nccl "${flags[@]}" -n 20 -c 0 >"$logs/small-railyard-nocheck-r$rep.txt" 2>&1
-    ryb bench nccl "${flags[@]}" -n 20 --jit-warmup 0 >"$logs/small-railyard-nojit-r$rep.txt" 2>&1
-    "$nt" "${flags[@]}" -n 200 >"$logs/small-nccl-tests-n200-r$rep.txt" 2>&1
-    ryb bench nccl "${flags[@]}" -n 200 >"$logs/small-railyard-n200-r$rep.txt" 2>&1
+  for rep in $(seq 1 "${SMALL_REPS:-8}"); do
+    for g in 2 4; do
+      [ "$ngpu" -ge "$g" ] || continue
+      "$nt" "${flags[@]}" -g "$g" >"$logs/small-nccl-tests-g$g-r$rep.txt" 2>&1
+      ryb bench nccl all_reduce "${flags[@]}" -g "$g" >"$logs/small-railyard-g$g-r$rep.txt" 2>&1
+      mpirun --allow-run-as-root -np "$g" -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH "$nt" "${flags[@]}" -g 1 \
+        >"$logs/small-nccl-tests-mpi$g-r$rep.txt" 2>&1
+      ryb bench nccl all_reduce "${flags[@]}" --procs "$g" >"$logs/small-railyard-procs$g-r$rep.txt" 2>&1
+    done
   done
 }
 

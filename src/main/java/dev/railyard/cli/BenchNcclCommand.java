@@ -82,7 +82,7 @@ public final class BenchNcclCommand implements Callable<Integer> {
     @Option(names = {"-c", "--check"}, defaultValue = "1", description = "1 to verify results (#wrong), 0 to skip.")
     int check;
 
-    @Option(names = "--jit-warmup", defaultValue = "20000", description = "Untimed launches of the smallest size before the sweep, so the JVM has compiled the launch path (default ${DEFAULT-VALUE}).")
+    @Option(names = "--jit-warmup", defaultValue = "20000", description = "Untimed launches of the smallest message before the sweep, then 160 untimed passes through the measuring code, so the JVM has compiled it and no one-time JVM work lands in a timed loop; 0 skips both (default ${DEFAULT-VALUE}).")
     int jitWarmup;
 
     @Option(names = "--procs", defaultValue = "0", description = "Start this many local processes, one rank (and GPU) each.")

@@ -33,8 +33,16 @@ public enum Collective {
     public long paramCount(long bytes, DataType type, int nranks) {
         long count = bytes / type.bytes;
         return switch (this) {
-            case ALL_GATHER, REDUCE_SCATTER, ALLTOALL -> (count / nranks) & ~(Math.max(1, 16 / type.bytes) - 1);
+            case ALL_GATHER, REDUCE_SCATTER, ALLTOALL -> (count / nranks) & ~(paramAlignment(type) - 1);
             default -> count;
+        };
+    }
+
+    /** Per-rank chunks are whole 16-byte units (as in nccl-tests); other collectives take any count. */
+    public long paramAlignment(DataType type) {
+        return switch (this) {
+            case ALL_GATHER, REDUCE_SCATTER, ALLTOALL -> Math.max(1, 16 / type.bytes);
+            default -> 1;
         };
     }
 

@@ -10,8 +10,8 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * Runs an nccl-tests style sweep over the GPUs this process drives: for each size, one verified run, warm-up, then
- * timed iterations between CUDA events on every stream (time = slowest stream / iterations).
+ * Runs an nccl-tests style sweep over the GPUs this process drives: for each size, warm-up, timed iterations between
+ * CUDA events on every stream (time = slowest stream / iterations), then one verified run.
  */
 public final class NcclBenchmark {
 
@@ -35,14 +35,14 @@ public final class NcclBenchmark {
     /** Measures every size, handing each row to {@code onRow} as soon as it is known (interrupted runs keep them). */
     public List<NcclSizeResult> run(Consumer<NcclSizeResult> onRow) {
         List<NcclSizeResult> rows = new ArrayList<>();
-        warmUpTheJit();
         try (DataPattern pattern = new DataPattern(cuda)) {
+            warmUpTheJvm(pattern);
             for (long size = cfg.minBytes(); size <= cfg.maxBytes(); size = cfg.nextSize(size)) {
                 long param = cfg.collective().paramCount(size, cfg.type(), nranks);
                 if (param == 0) continue;
-                NcclSizeResult.Timing oop = measure(param, false, pattern);
+                NcclSizeResult.Timing oop = measure(param, false, pattern, cfg.warmupIters(), cfg.iters());
                 Optional<NcclSizeResult.Timing> ip = cfg.collective().inPlace
-                        ? Optional.of(measure(param, true, pattern)) : Optional.empty();
+                        ? Optional.of(measure(param, true, pattern, cfg.warmupIters(), cfg.iters())) : Optional.empty();
                 long shownBytes = Math.max(cfg.collective().sendCount(param, nranks),
                         cfg.collective().recvCount(param, nranks)) * cfg.type().bytes;
                 NcclSizeResult row = new NcclSizeResult(shownBytes, shownBytes / cfg.type().bytes, cfg.type().label,
@@ -56,47 +56,82 @@ public final class NcclBenchmark {
     }
 
     /**
-     * Launches the smallest size many times before measuring anything, so the launch path is compiled by C2 and
-     * small-message times measure NCCL rather than the JVM's interpreter or its profiling tier (C2 takes over after
-     * roughly 15 000 calls; nccl-tests' C++ needs no such step).
+     * Untimed work at the smallest message before measuring anything (nccl-tests' C++ needs no such step):
+     * <ol>
+     * <li>many launches, so C2 compiles the launch path (it takes over after roughly 15 000 calls) and small-message
+     * times measure NCCL rather than the interpreter or the profiling tier;</li>
+     * <li>{@value #PATH_WARMUP_PASSES} passes through everything one size's measurement does (events, check, the
+     * exchange between ranks). The downcall handles live in fields, not constants, so the JDK rewrites each handle's
+     * invocation path (it "customizes" it, generating a class: 2.5 ms here) on its 128th call; when that call was
+     * an event record around the timed loop, that size's time grew by a millisecond spread over its iterations
+     * (the 1 KiB spikes in docs/benchmarks.md). After these passes every handle is past that call.</li>
+     * </ol>
      */
-    private void warmUpTheJit() {
-        long param = Math.max(1, cfg.collective().paramCount(cfg.minBytes(), cfg.type(), nranks));
+    private void warmUpTheJvm(DataPattern pattern) {
+        if (cfg.jitWarmupLaunches() <= 0) return;
+        long param = smallestParam();
+        if (param == 0) return;
         for (int i = 0; i < cfg.jitWarmupLaunches(); i++) {
             // both branches, or the first in-place launch of the sweep deoptimises the compiled loop
             launchAll(param, cfg.collective().inPlace && (i & 1) == 1);
             if (i % 256 == 255) synchronizeAll(); // keep the queue of launched operations short
         }
         synchronizeAll();
+        for (int i = 0; i < PATH_WARMUP_PASSES; i++) {
+            measure(param, cfg.collective().inPlace && (i & 1) == 1, pattern, 1, 1);
+        }
+    }
+
+    /** More than the 127 calls after which the JDK customizes a method handle. */
+    static final int PATH_WARMUP_PASSES = 160;
+
+    /**
+     * The smallest element count the collective accepts (its alignment), or 0 when no size of the sweep runs: warm-up
+     * launches do not grow with -b, so a sweep starting at 2 GiB does not spend minutes warming up.
+     */
+    private long smallestParam() {
+        for (long size = cfg.minBytes(); size <= cfg.maxBytes(); size = cfg.nextSize(size)) {
+            long param = cfg.collective().paramCount(size, cfg.type(), nranks);
+            if (param > 0) return Math.min(param, cfg.collective().paramAlignment(cfg.type()));
+            if (cfg.stepFactor() <= 1 && cfg.stepBytes() <= 0) break;
+        }
+        return 0;
     }
 
     private int rootShown() {
         return cfg.collective() == Collective.BROADCAST || cfg.collective() == Collective.REDUCE ? cfg.root() : -1;
     }
 
-    private NcclSizeResult.Timing measure(long param, boolean inPlace, DataPattern pattern) {
-        long wrong = -1;
-        if (cfg.check()) {
-            for (NcclRank r : ranks) prepare(r, param, inPlace, pattern);
-            launchAll(param, inPlace);
-            synchronizeAll();
-            long local = 0;
-            for (NcclRank r : ranks) local += verify(r, param, inPlace, pattern);
-            wrong = group.sumWrong(local);
-        }
-        for (int i = 0; i < cfg.warmupIters(); i++) launchAll(param, inPlace);
+    /**
+     * Warm-up, timed iterations, then the data check, in nccl-tests' order: host work for the check (filling and
+     * comparing staging buffers, compiling that code) right before the timed loop showed up in its times.
+     */
+    private NcclSizeResult.Timing measure(long param, boolean inPlace, DataPattern pattern, int warmupIters,
+                                          int iters) {
+        for (int i = 0; i < warmupIters; i++) launchAll(param, inPlace);
         synchronizeAll();
         for (NcclRank r : ranks) record(r, r.start());
-        for (int i = 0; i < cfg.iters(); i++) launchAll(param, inPlace);
+        for (int i = 0; i < iters; i++) launchAll(param, inPlace);
         double slowestMs = 0;
         for (NcclRank r : ranks) record(r, r.end());
         for (NcclRank r : ranks) {
             cuda.eventSynchronize(r.end());
             slowestMs = Math.max(slowestMs, cuda.elapsedMs(r.start(), r.end()));
         }
-        double seconds = group.averageSeconds(slowestMs / 1e3 / cfg.iters());
+        double seconds = group.averageSeconds(slowestMs / 1e3 / iters);
         double algbw = cfg.collective().algbw(param, cfg.type(), nranks, seconds);
+        long wrong = cfg.check() ? checkedRun(param, inPlace, pattern) : -1;
         return new NcclSizeResult.Timing(seconds * 1e6, algbw, algbw * cfg.collective().busFactor(nranks), wrong);
+    }
+
+    /** One more launch on freshly written inputs; returns the wrong elements summed over all ranks. */
+    private long checkedRun(long param, boolean inPlace, DataPattern pattern) {
+        for (NcclRank r : ranks) prepare(r, param, inPlace, pattern);
+        launchAll(param, inPlace);
+        synchronizeAll();
+        long local = 0;
+        for (NcclRank r : ranks) local += verify(r, param, inPlace, pattern);
+        return group.sumWrong(local);
     }
 
     private void launchAll(long param, boolean inPlace) {

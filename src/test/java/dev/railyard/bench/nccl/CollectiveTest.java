@@ -37,6 +37,16 @@ class CollectiveTest {
     }
 
     @Test
+    void theSmallestCountACollectiveTakesIsOne16ByteUnitForChunkedOnes() {
+        assertThat(Collective.ALL_GATHER.paramAlignment(DataType.FLOAT)).isEqualTo(4);
+        assertThat(Collective.ALLTOALL.paramAlignment(DataType.DOUBLE)).isEqualTo(2);
+        assertThat(Collective.REDUCE_SCATTER.paramAlignment(DataType.INT8)).isEqualTo(16);
+        assertThat(Collective.ALL_REDUCE.paramAlignment(DataType.FLOAT)).isEqualTo(1);
+        // the aligned unit is itself a valid count for every rank count
+        assertThat(Collective.ALL_GATHER.paramCount(4 * 4 * 8, DataType.FLOAT, 8)).isEqualTo(4);
+    }
+
+    @Test
     void parsesNcclTestsNames() {
         assertThat(Collective.parse("all_reduce_perf")).isEqualTo(Collective.ALL_REDUCE);
         assertThat(Collective.parse("allgather")).isEqualTo(Collective.ALL_GATHER);

@@ -62,9 +62,10 @@ public final class NcclBenchmark {
      * times measure NCCL rather than the interpreter or the profiling tier;</li>
      * <li>{@value #PATH_WARMUP_PASSES} passes through everything one size's measurement does (events, check, the
      * exchange between ranks). The downcall handles live in fields, not constants, so the JDK rewrites each handle's
-     * invocation path (it "customizes" it, generating a class: 2.5 ms here) on its 128th call; when that call was
-     * an event record around the timed loop, that size's time grew by a millisecond spread over its iterations
-     * (the 1 KiB spikes in docs/benchmarks.md). After these passes every handle is past that call.</li>
+     * invocation path (it "customizes" it, generating a class: 1.0-2.5 ms, scripts/HandleCustomizationProbe.java) on
+     * its 128th call; when that call was an event record around the timed loop, that size's time grew by a
+     * millisecond spread over its iterations (the 1 KiB spikes in docs/benchmarks.md). After these passes every
+     * handle is past that call.</li>
      * </ol>
      */
     private void warmUpTheJvm(DataPattern pattern) {

@@ -32,9 +32,9 @@ import java.util.stream.IntStream;
         description = {
                 "GPU copy bandwidth: host<->device per GPU and the GPU-to-GPU peer matrix.",
                 "",
-                "Per GPU: host-to-device and device-to-host copy bandwidth from pinned memory, a copy within the",
-                "GPU, and the GPU-to-GPU peer copy matrix (NVLink or PCIe). Flags a GPU whose host copies say its",
-                "PCIe link trained down (bench.gpu.pcie)."},
+                "Per GPU: host-to-device and device-to-host copy bandwidth from pinned memory, a copy within the "
+                        + "GPU, and the GPU-to-GPU peer copy matrix (NVLink or PCIe). Flags a GPU whose host copies say its "
+                        + "PCIe link trained down (bench.gpu.pcie)."},
         footer = {"", "Examples:", "  railyard bench gpu", "  railyard bench gpu --devices 0,1 --size 1G --format json"})
 public final class BenchGpuCommand implements Callable<Integer> {
 

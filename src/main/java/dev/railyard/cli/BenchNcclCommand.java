@@ -33,12 +33,17 @@ import java.util.stream.IntStream;
         description = {
                 "NCCL collectives like nccl-tests, through libnccl directly.",
                 "",
-                "NCCL collectives measured like nccl-tests, by calling libnccl and libcudart directly (no build step).",
+                "Measures NCCL collectives like nccl-tests' *_perf programs, by calling libnccl and libcudart "
+                        + "directly (nothing to build).",
                 "",
-                "One process can drive several local GPUs (-g), or each process is one rank: give --rank/--nranks",
-                "and a --rendezvous address (or run under mpirun/srun, whose rank variables are read), or let",
-                "--procs N start N local ranks. busbw uses nccl-tests' factors; #wrong counts elements that did",
-                "not verify."},
+                "One process can drive several local GPUs (-g), or each process is one rank: give --rank/--nranks "
+                        + "and a --rendezvous address (or run under mpirun/srun, whose rank variables are read), or "
+                        + "let --procs N start N local ranks.",
+                "",
+                "Columns as in nccl-tests: time per iteration in microseconds (CUDA events, slowest rank), "
+                        + "algbw = bytes / time, busbw = algbw x the collective's factor (2*(n-1)/n for all_reduce), "
+                        + "#wrong = elements that did not verify (N/A with -c 0). Compare runs by busbw at the "
+                        + "largest size, not by the average."},
         footer = {"", "Examples:",
                 "  railyard bench nccl all_reduce -b 8 -e 2G -f 2 -g 4",
                 "  railyard bench nccl all_gather -b 64M -e 1G -f 2 --procs 4",
@@ -55,31 +60,31 @@ public final class BenchNcclCommand implements Callable<Integer> {
     @Option(names = {"-e", "--maxbytes"}, defaultValue = "128M", converter = ByteSizeConverter.class, description = "Largest size (default ${DEFAULT-VALUE}).")
     long maxBytes;
 
-    @Option(names = {"-f", "--stepfactor"}, defaultValue = "2", description = "Multiply the size by this each step.")
+    @Option(names = {"-f", "--stepfactor"}, defaultValue = "2", description = "Multiply the size by this each step (default ${DEFAULT-VALUE}).")
     int stepFactor;
 
     @Option(names = {"-i", "--stepbytes"}, defaultValue = "0", converter = ByteSizeConverter.class, description = "Add this to the size each step instead.")
     long stepBytes;
 
-    @Option(names = {"-g", "--ngpus"}, defaultValue = "1", description = "GPUs this process drives (devices 0..N-1).")
+    @Option(names = {"-g", "--ngpus"}, defaultValue = "1", description = "GPUs this process drives, devices 0..N-1 (default ${DEFAULT-VALUE}).")
     int ngpus;
 
-    @Option(names = {"-w", "--warmup_iters"}, defaultValue = "5", description = "Warm-up iterations per size.")
+    @Option(names = {"-w", "--warmup_iters"}, defaultValue = "5", description = "Untimed iterations per size before the timed ones (default ${DEFAULT-VALUE}).")
     int warmup;
 
-    @Option(names = {"-n", "--iters"}, defaultValue = "20", description = "Timed iterations per size.")
+    @Option(names = {"-n", "--iters"}, defaultValue = "20", description = "Timed iterations per size (default ${DEFAULT-VALUE}).")
     int iters;
 
-    @Option(names = {"-d", "--datatype"}, defaultValue = "float", description = "float, half, bfloat16, double, int8, int32, ...")
+    @Option(names = {"-d", "--datatype"}, defaultValue = "float", description = "Element type: float (default), half, bfloat16, double, int8, uint8, int32, uint32, int64, uint64.")
     String datatype;
 
-    @Option(names = {"-o", "--op"}, defaultValue = "sum", description = "sum, prod, max, min, avg.")
+    @Option(names = {"-o", "--op"}, defaultValue = "sum", description = "Reduction: sum (default), prod, max, min, avg.")
     String op;
 
-    @Option(names = {"-r", "--root"}, defaultValue = "0", description = "Root rank for broadcast and reduce.")
+    @Option(names = {"-r", "--root"}, defaultValue = "0", description = "Root rank for broadcast and reduce (default ${DEFAULT-VALUE}).")
     int root;
 
-    @Option(names = {"-c", "--check"}, defaultValue = "1", description = "1 to verify results (#wrong), 0 to skip.")
+    @Option(names = {"-c", "--check"}, defaultValue = "1", description = "1 (default) verifies each size once after timing it (#wrong); 0 skips that.")
     int check;
 
     @Option(names = "--jit-warmup", defaultValue = "20000", description = "Untimed launches of the smallest message before the sweep, then 160 untimed passes through the measuring code, so the JVM has compiled it and no one-time JVM work lands in a timed loop; 0 skips both (default ${DEFAULT-VALUE}).")

@@ -46,15 +46,15 @@ import java.util.function.Supplier;
         description = {
                 "RDMA bandwidth or latency with perftest, flags chosen from the inventory.",
                 "",
-                "RDMA bandwidth or latency between two nodes with perftest (ib_write_bw, ib_write_lat, ib_read_bw,",
-                "ib_send_bw), with --ib-dev, --ib-port and --gid-index chosen from this node's inventory: the ACTIVE",
-                "port whose netdev is on ADDR's subnet (or the only ACTIVE port), and on RoCE the RoCE v2 GID of the",
-                "netdev's IPv4 address. Pinned to the HCA's NUMA node with numactl when both are known.",
+                "RDMA bandwidth or latency between two nodes with perftest (ib_write_bw, ib_write_lat, ib_read_bw, "
+                        + "ib_send_bw), with --ib-dev, --ib-port and --gid-index chosen from this node's inventory: the ACTIVE "
+                        + "port whose netdev is on ADDR's subnet (or the only ACTIVE port), and on RoCE the RoCE v2 GID of the "
+                        + "netdev's IPv4 address. Pinned to the HCA's NUMA node with numactl when both are known.",
                 "",
-                "Start the server on one node, then the client on the other with the server's fabric address.",
-                "It prints the perftest command it runs, streams perftest's output, and judges the result:",
-                "bandwidth passes at 90% of the link rate (the port's rate, or the spec's rate_gbps), latency at",
-                "the spec's expect.rdma_latency_us."},
+                "Start the server on one node, then the client on the other with the server's fabric address. "
+                        + "It prints the perftest command it runs, streams perftest's output, and judges the result: "
+                        + "bandwidth passes at 90% of the link rate (the port's rate, or the spec's rate_gbps), latency at "
+                        + "the spec's expect.rdma_latency_us."},
         footer = {"", "Exit codes: 0 ok, 1 a FAIL (perftest failed or too slow), 2 usage, 3 perftest/RDMA missing.",
                 "", "Examples:",
                 "  railyard bench rdma server",

@@ -37,13 +37,13 @@ import java.util.concurrent.Callable;
         description = {
                 "Sequential write and read throughput with fio (seed 001's jobs).",
                 "",
-                "Sequential write then read of one file with fio (seed 001's jobs: 1 MiB blocks, O_DIRECT, one job,",
-                "time-limited, --output-format=json). Prints MB/s (10^6) and MiB/s (what fio's text output shows),",
-                "IOPS and completion latency, and judges bench.storage.seq against --expect-mbps or the spec's",
-                "expect.storage_seq_mbps.",
+                "Sequential write then read of one file with fio (seed 001's jobs: 1 MiB blocks, O_DIRECT, one job, "
+                        + "time-limited, --output-format=json). Prints MB/s (10^6) and MiB/s (what fio's text output shows), "
+                        + "IOPS and completion latency, and judges bench.storage.seq against --expect-mbps or the spec's "
+                        + "expect.storage_seq_mbps.",
                 "",
-                "With --dir, a scratch file " + BenchStorageCommand.SCRATCH + " is written there and removed after.",
-                "A --file that already exists is overwritten only with --force."},
+                "With --dir, a scratch file " + BenchStorageCommand.SCRATCH + " is written there and removed after. "
+                        + "A --file that already exists is overwritten only with --force."},
         footer = {"", "Exit codes: 0 ok, 1 a FAIL (fio failed or too slow), 2 usage, 3 fio missing.",
                 "", "Examples:",
                 "  railyard bench storage --dir /mnt/nvme",

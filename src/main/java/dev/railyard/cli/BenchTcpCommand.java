@@ -37,6 +37,7 @@ import java.util.concurrent.TimeUnit;
 @Command(name = "tcp",
         mixinStandardHelpOptions = true,
         description = {"TCP bandwidth and ping-pong latency between two nodes, in the shape of iperf3 and sockperf.",
+                "",
                 "Start 'railyard bench tcp server' on one node and 'railyard bench tcp client ADDR' on the other."},
         subcommands = {BenchTcpCommand.Server.class, BenchTcpCommand.Client.class},
         footer = {"", "Examples:",
@@ -96,8 +97,8 @@ public final class BenchTcpCommand implements Runnable {
     }
 
     @Command(name = "client", mixinStandardHelpOptions = true,
-            description = {"Measure bandwidth (parallel streams, Gb/s per interval, sender and receiver totals)",
-                    "or ping-pong latency (min/avg/p50/p99/p99.9/max, one-way = RTT/2 like sockperf)."})
+            description = {"Measure bandwidth (parallel streams, Gb/s per interval, sender and receiver totals) "
+                    + "or ping-pong latency (min/avg/p50/p99/p99.9/max, one-way = RTT/2 like sockperf)."})
     static final class Client implements Callable<Integer> {
 
         @Parameters(index = "0", paramLabel = "ADDR", description = "The server's address or name.")

@@ -19,8 +19,8 @@ import java.util.concurrent.Callable;
         description = {
                 "Pack this node's sysfs/procfs and tool outputs into a .tgz for bug reports and --root.",
                 "",
-                "Pack this node's sysfs/procfs files exactly as the readers use them (symlinks kept), plus the",
-                "output of nvidia-smi -q -x, ibstat and dmesg when those exist and the interface addresses, into one .tgz.",
+                "Pack this node's sysfs/procfs files exactly as the readers use them (symlinks kept), plus the "
+                        + "output of nvidia-smi -q -x, ibstat and dmesg when those exist and the interface addresses, into one .tgz.",
                 "",
                 "Attach it to a bug report, or read it elsewhere with --root after unpacking."},
         footer = {"", "Example:",

@@ -33,13 +33,13 @@ import java.util.concurrent.Callable;
         description = {
                 "Check this node and print each problem with the command that fixes it.",
                 "",
-                "Preflight checks of this node: host tuning, kernel modules, GPUs (ECC, temperature, throttling, PCIe,",
-                "NVLink, Xid errors), RDMA ports (state, rate, subnet manager, RoCE GIDs), fabric netdevs (MTU,",
-                "addresses, bonds), link flaps and GPU-NIC topology. Each finding says what was seen, what was",
-                "expected and the command that fixes it. UNKNOWN means a reading was missing: it is never a PASS.",
+                "Preflight checks of this node: host tuning, kernel modules, GPUs (ECC, temperature, throttling, PCIe, "
+                        + "NVLink, Xid errors), RDMA ports (state, rate, subnet manager, RoCE GIDs), fabric netdevs (MTU, "
+                        + "addresses, bonds), link flaps and GPU-NIC topology. Each finding says what was seen, what was "
+                        + "expected and the command that fixes it. UNKNOWN means a reading was missing: it is never a PASS.",
                 "",
-                "With --spec, ports, netdevs, rates, MTUs and addresses are judged against the cluster spec;",
-                "without one, only what can be judged from the node itself."},
+                "With --spec, ports, netdevs, rates, MTUs and addresses are judged against the cluster spec; "
+                        + "without one, only what can be judged from the node itself."},
         footer = {"", "Exit codes: 0 no FAIL, 1 at least one FAIL, 2 usage or spec error, 3 a prerequisite missing.",
                 "JUnit: FAIL is a <failure>, UNKNOWN is <skipped>, WARN/INFO/PASS pass with their text in <system-out>.",
                 "", "Examples:",

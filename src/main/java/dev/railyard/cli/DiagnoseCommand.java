@@ -26,9 +26,9 @@ import java.util.concurrent.Callable;
         description = {
                 "Explain perftest, nccl-tests, ibstat, iperf3, sockperf, fio or dmesg output, with fixes.",
                 "",
-                "Read the output of perftest, nccl-tests, ibstat, ibv_devinfo, show_gids, iperf3, sockperf, fio",
-                "or a kernel log (dmesg / journalctl -k), say what it shows, and print the fix for each problem,",
-                "then the numbers it read.",
+                "Read the output of perftest, nccl-tests, ibstat, ibv_devinfo, show_gids, iperf3, sockperf, fio "
+                        + "or a kernel log (dmesg / journalctl -k), say what it shows, and print the fix for each problem, "
+                        + "then the numbers it read.",
                 "",
                 "Exit 1 when a problem is a FAIL, 0 otherwise, 2 when the input cannot be read or recognised."},
         footer = {"", "Examples:",

@@ -28,10 +28,10 @@ import java.util.concurrent.Callable;
         description = {
                 "Write a starter cluster spec (YAML) from this node's inventory.",
                 "",
-                "Write a starter cluster spec from this node's inventory: this node, its GPUs",
-                "(model, count, driver, CUDA), one compute network per ACTIVE RDMA port (link",
-                "layer, rate, MTU, netdev, address, device:port) and a guess at the management",
-                "network, with comments, and TODOs where the other nodes go.",
+                "Write a starter cluster spec from this node's inventory: this node, its GPUs "
+                        + "(model, count, driver, CUDA), one compute network per ACTIVE RDMA port (link "
+                        + "layer, rate, MTU, netdev, address, device:port) and a guess at the management "
+                        + "network, with comments, and TODOs where the other nodes go.",
                 "",
                 "The spec goes to standard output unless --out names a file."},
         footer = {"", "Examples:",

@@ -21,11 +21,11 @@ import java.util.concurrent.Callable;
         description = {
                 "Show what is on this node: GPUs, RDMA ports and GIDs, NICs, PCIe affinity, host tuning.",
                 "",
-                "What is on this node: GPUs (through NVML), RDMA devices, ports and GIDs, network interfaces,",
-                "GPU-NIC PCIe affinity, and host tuning (memlock, socket buffers, governor, modules, NVMe).",
+                "What is on this node: GPUs (through NVML), RDMA devices, ports and GIDs, network interfaces, "
+                        + "GPU-NIC PCIe affinity, and host tuning (memlock, socket buffers, governor, modules, NVMe).",
                 "",
-                "Each field is shown as read, as absent with the reason, or as failed with the path and cause.",
-                "On a machine with none of this it prints what it found and exits 0."},
+                "Each field is shown as read, as absent with the reason, or as failed with the path and cause. "
+                        + "On a machine with none of this it prints what it found and exits 0."},
         footer = {"", "Examples:",
                 "  railyard inventory",
                 "  railyard inventory --format json | jq '.rdmaDevices[].ports[] | {ref: (.device+\":\"+(.port|tostring)), state}'",

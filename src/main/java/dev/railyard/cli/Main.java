@@ -62,6 +62,16 @@ public final class Main {
         cl.setExecutionExceptionHandler(new ExitCodes.ExceptionHandler());
         cl.setParameterExceptionHandler(new ExitCodes.ParameterHandler());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        separateHelpSections(cl);
         return cl;
+    }
+
+    /** A blank line and a heading before the arguments, options and subcommands of every help page. */
+    private static void separateHelpSections(CommandLine cl) {
+        CommandLine.Model.UsageMessageSpec usage = cl.getCommandSpec().usageMessage();
+        if (usage.parameterListHeading().isEmpty()) usage.parameterListHeading("%nArguments:%n");
+        if (usage.optionListHeading().isEmpty()) usage.optionListHeading("%nOptions:%n");
+        if (usage.commandListHeading().equals("Commands:%n")) usage.commandListHeading("%nCommands:%n");
+        cl.getSubcommands().values().forEach(Main::separateHelpSections);
     }
 }

@@ -9,9 +9,9 @@ import picocli.CommandLine.Option;
         description = {
                 "Bring up, prove and watch bare-metal GPU clusters with RDMA fabrics.",
                 "",
-                "Start with 'railyard inventory' to see what this node has, 'railyard check' to see what is",
-                "wrong with it and the command that fixes each problem, and 'railyard init > cluster.yaml' to",
-                "describe your cluster so checks can compare against what you expect."},
+                "Start with 'railyard inventory' to see what this node has, 'railyard check' to see what is "
+                        + "wrong with it and the command that fixes each problem, and 'railyard init > cluster.yaml' to "
+                        + "describe your cluster so checks can compare against what you expect."},
         footer = {"", "Exit codes: 0 ok, 1 a FAIL finding, 2 usage or spec error, 3 a prerequisite missing."})
 public final class RailyardCommand implements Runnable {
 

@@ -120,6 +120,16 @@ phase_ncclsmall() {
   done
 }
 
+# Wall time of a one-size run at 2 GiB, both tools: the JVM warm-up runs at the smallest count, not at -b.
+phase_ncclstart() {
+  local f="$logs/start-2g.txt" nt=/tmp/nccl-tests/build/all_reduce_perf t
+  : >"$f"
+  for rep in 1 2 3; do
+    t=$(date +%s%N); "$nt" -b 2G -e 2G -g 2 >>"$f" 2>&1; echo "nccl-tests wall ms: $(ms "$t")" >>"$f"
+    t=$(date +%s%N); ryb bench nccl -b 2G -e 2G -g 2 >>"$f" 2>&1; echo "railyard wall ms: $(ms "$t")" >>"$f"
+  done
+}
+
 phase_ncclsmoke() {
   for c in all_reduce all_gather reduce_scatter broadcast reduce alltoall sendrecv; do
     echo "== $c" ; ryb bench nccl "$c" -b 8 -e 64M -f 8 -g "$ngpu" 2>&1

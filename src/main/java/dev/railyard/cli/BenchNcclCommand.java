@@ -47,7 +47,10 @@ import java.util.stream.IntStream;
         footer = {"", "Examples:",
                 "  railyard bench nccl all_reduce -b 8 -e 2G -f 2 -g 4",
                 "  railyard bench nccl all_gather -b 64M -e 1G -f 2 --procs 4",
-                "  mpirun -np 16 -H n1:8,n2:8 railyard bench nccl -b 1G -e 1G --rendezvous n1:29500"})
+                "  mpirun -np 16 -H n1:8,n2:8 railyard bench nccl -b 1G -e 1G --rendezvous n1:29500",
+                "", "Environment:",
+                "  RAILYARD_CUDART, RAILYARD_NCCL  the libcudart / libnccl file to use instead of searching",
+                "                                  the usual names (e.g. a NCCL build under test)"})
 public final class BenchNcclCommand implements Callable<Integer> {
 
     @Parameters(index = "0", defaultValue = "all_reduce", paramLabel = "COLLECTIVE",

@@ -21,19 +21,35 @@ public final class NcclSession implements AutoCloseable {
         this.nccl = nccl;
     }
 
-    /** Both libraries, or a prerequisite error naming what is missing and how to get it. */
+    /**
+     * Both libraries, or a prerequisite error naming what is missing and how to get it. $RAILYARD_CUDART and
+     * $RAILYARD_NCCL, when set, name the library file to use instead of searching the usual names (a build of NCCL
+     * under test, or the test suite's fakes); a named file that does not load is an error, not a fall-back, so a run
+     * never measures a different library than the one asked for.
+     */
     public static NcclSession open() {
-        FfmCuda cuda = switch (NativeLibrary.open(FfmCuda.CANDIDATES)) {
+        return open(librariesFrom("RAILYARD_CUDART", FfmCuda.CANDIDATES),
+                librariesFrom("RAILYARD_NCCL", FfmNccl.CANDIDATES));
+    }
+
+    private static List<String> librariesFrom(String variable, List<String> defaults) {
+        String path = System.getenv(variable);
+        return path == null || path.isBlank() ? defaults : List.of(path);
+    }
+
+    /** As {@link #open()}, with the names (or paths) to try for each library given. */
+    public static NcclSession open(List<String> cudartCandidates, List<String> ncclCandidates) {
+        FfmCuda cuda = switch (NativeLibrary.open(cudartCandidates)) {
             case NativeLibrary.Loaded.Ok ok -> new FfmCuda(ok.library());
             case NativeLibrary.Loaded.Unavailable u -> throw new RailyardException.MissingPrerequisite(
                     "the CUDA runtime (libcudart) could not be loaded: " + u.reason(),
-                    "install the CUDA toolkit runtime (Debian/Ubuntu: cuda-cudart-13-0; RHEL: cuda-cudart-13-0) or add its lib64 to LD_LIBRARY_PATH");
+                    "install the CUDA toolkit runtime (Debian/Ubuntu: cuda-cudart-13-0; RHEL: cuda-cudart-13-0), add its lib64 to LD_LIBRARY_PATH, or name the file in RAILYARD_CUDART");
         };
-        FfmNccl nccl = switch (NativeLibrary.open(FfmNccl.CANDIDATES)) {
+        FfmNccl nccl = switch (NativeLibrary.open(ncclCandidates)) {
             case NativeLibrary.Loaded.Ok ok -> new FfmNccl(ok.library());
             case NativeLibrary.Loaded.Unavailable u -> throw new RailyardException.MissingPrerequisite(
                     "NCCL (libnccl.so.2) could not be loaded: " + u.reason(),
-                    "install NCCL (Debian/Ubuntu: libnccl2; RHEL: libnccl) from NVIDIA's CUDA repository");
+                    "install NCCL (Debian/Ubuntu: libnccl2; RHEL: libnccl) from NVIDIA's CUDA repository, or name the file in RAILYARD_NCCL");
         };
         return new NcclSession(cuda, nccl);
     }

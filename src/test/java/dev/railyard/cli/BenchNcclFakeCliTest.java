@@ -1,0 +1,96 @@
+package dev.railyard.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.railyard.nativelib.FakeCudaLibraries;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * `railyard bench nccl` end to end in a child JVM whose environment names the fake libraries (RAILYARD_CUDART,
+ * RAILYARD_NCCL; an environment cannot be set in this JVM) and sets the fakes' switches.
+ */
+class BenchNcclFakeCliTest {
+
+    @TempDir
+    static Path dir;
+
+    static FakeCudaLibraries fake;
+
+    @BeforeAll
+    static void buildFakes() throws Exception {
+        fake = FakeCudaLibraries.build(dir);
+    }
+
+    record Run(int exit, String out) {}
+
+    private static Run railyard(Map<String, String> env, String... args) throws Exception {
+        List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                Main.class.getName(), "bench", "nccl"));
+        argv.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true);
+        pb.environment().put("RAILYARD_CUDART", fake.cudart().toString());
+        pb.environment().put("RAILYARD_NCCL", fake.nccl().toString());
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IllegalStateException("railyard bench nccl did not finish: " + out);
+        }
+        return new Run(p.exitValue(), out);
+    }
+
+    @Test
+    void jsonOfAnAllGatherOn4FakeGpus() throws Exception {
+        Run run = railyard(Map.of("FAKE_CUDA_DEVICES", "4"), "all_gather", "-g", "4", "-b", "32", "-e", "4K", "-f",
+                "4", "-w", "1", "-n", "2", "--jit-warmup", "1", "--format", "json");
+        assertThat(run.exit()).as(run.out()).isEqualTo(ExitCodes.OK);
+        JsonNode json = new ObjectMapper().readTree(run.out());
+        assertThat(json.get("collective").asText()).isEqualTo("all_gather");
+        assertThat(json.get("nranks").asInt()).isEqualTo(4);
+        assertThat(json.get("ncclVersion").asText()).isEqualTo("2.28.7");
+        assertThat(json.get("complete").asBoolean()).isTrue();
+        List<String> devices = new ArrayList<>();
+        json.get("devices").forEach(d -> devices.add(d.asText()));
+        assertThat(devices).containsExactly("0 [0000:1d:00.0]", "1 [0000:1e:00.0]", "2 [0000:1f:00.0]",
+                "3 [0000:20:00.0]");
+        List<Long> sizes = new ArrayList<>();
+        json.get("sizes").forEach(s -> {
+            sizes.add(s.get("bytes").asLong());
+            assertThat(s.get("outOfPlace").get("wrong").asLong()).isZero();
+            assertThat(s.get("inPlace").get("wrong").asLong()).isZero();
+        });
+        // 32 B over 4 ranks is 2 floats a rank, under nccl-tests' 16-byte chunk, so no row; then 128, 512, 2048
+        assertThat(sizes).containsExactly(128L, 512L, 2048L);
+    }
+
+    @Test
+    void aWrongElementFailsTheRunInTheTable() throws Exception {
+        Run run = railyard(Map.of("FAKE_NCCL_WRONG", "ncclAllReduce"), "all_reduce", "-g", "2", "-b", "8", "-e", "32",
+                "-f", "2", "-w", "1", "-n", "2", "--jit-warmup", "1");
+        assertThat(run.exit()).as(run.out()).isEqualTo(ExitCodes.FAIL_FINDING);
+        assertThat(run.out()).contains("# Out of bounds values : 6 FAILED")
+                .contains("#  Rank  1 device 1 [0000:1e:00.0]");
+        // 8 B = 2 floats: 10 µs + 2 ns a launch, one wrong element in and out of place
+        assertThat(run.out()).containsPattern("\\n\\s+8\\s+2\\s+float\\s+sum\\s+-1\\s+10\\.00\\s+0\\.00\\s+0\\.00\\s+1"
+                + "\\s+10\\.00\\s+0\\.00\\s+0\\.00\\s+1\\n");
+    }
+
+    @Test
+    void aLibraryFileThatIsNotThereIsAPrerequisiteError() throws Exception {
+        Run run = railyard(Map.of("RAILYARD_NCCL", dir.resolve("nope/libnccl.so.2").toString()), "-b", "8", "-e", "8");
+        assertThat(run.exit()).as(run.out()).isEqualTo(ExitCodes.PREREQUISITE);
+        assertThat(run.out()).contains("NCCL (libnccl.so.2) could not be loaded").contains("nope/libnccl.so.2");
+    }
+}

@@ -1,0 +1,125 @@
+package dev.railyard.nativelib;
+
+import org.junit.jupiter.api.Assumptions;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * src/test/c/fake_cudart.c and fake_nccl.c built with gcc into dir/libcudart.so.13 and dir/libnccl.so.2, plus handles
+ * to their test controls. Each build is a new file, so a test class that builds its own gets fresh library state; the
+ * libraries stay loaded for the rest of the JVM (NativeLibrary opens them in the global arena).
+ */
+// Restricted FFM calls are this package's purpose; the jar and surefire enable native access.
+@SuppressWarnings("restricted")
+public final class FakeCudaLibraries {
+
+    private static final Path SOURCES = Path.of("src/test/c");
+
+    private final Path cudart;
+    private final Path nccl;
+    private final MethodHandle setDevices;
+    private final MethodHandle cudaTrace;
+    private final MethodHandle ncclTrace;
+    private final MethodHandle setWrong;
+    private final MethodHandle failAfter;
+    private final MethodHandle ncclReset;
+
+    private FakeCudaLibraries(Path cudart, Path nccl) {
+        this.cudart = cudart;
+        this.nccl = nccl;
+        Linker linker = Linker.nativeLinker();
+        SymbolLookup c = SymbolLookup.libraryLookup(cudart, Arena.global());
+        SymbolLookup n = SymbolLookup.libraryLookup(nccl, Arena.global());
+        setDevices = linker.downcallHandle(c.findOrThrow("fake_cuda_set_devices"), FunctionDescriptor.ofVoid(JAVA_INT));
+        cudaTrace = linker.downcallHandle(c.findOrThrow("fake_cuda_trace"), FunctionDescriptor.ofVoid(ADDRESS));
+        ncclTrace = linker.downcallHandle(n.findOrThrow("fake_nccl_trace"), FunctionDescriptor.ofVoid(ADDRESS));
+        setWrong = linker.downcallHandle(n.findOrThrow("fake_nccl_set_wrong"), FunctionDescriptor.ofVoid(ADDRESS));
+        failAfter = linker.downcallHandle(n.findOrThrow("fake_nccl_fail_after"), FunctionDescriptor.ofVoid(JAVA_LONG));
+        ncclReset = linker.downcallHandle(n.findOrThrow("fake_nccl_reset"), FunctionDescriptor.ofVoid());
+    }
+
+    /** Builds both fakes into dir; skips the calling test when there is no gcc. */
+    public static FakeCudaLibraries build(Path dir) throws IOException, InterruptedException {
+        Assumptions.assumeTrue(gccPresent(), "gcc is not installed: the fake CUDA and NCCL cannot be built");
+        Path cudart = compile(dir.resolve("libcudart.so.13"), "fake_cudart.c");
+        Path nccl = compile(dir.resolve("libnccl.so.2"), "fake_nccl.c");
+        return new FakeCudaLibraries(cudart, nccl);
+    }
+
+    private static Path compile(Path lib, String source) throws IOException, InterruptedException {
+        List<String> argv = List.of("gcc", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", "-o", lib.toString(),
+                SOURCES.resolve(source).toString());
+        Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IllegalStateException("gcc timed out");
+        }
+        if (p.exitValue() != 0) throw new IllegalStateException("gcc failed on " + source + ": " + out);
+        return lib;
+    }
+
+    private static boolean gccPresent() {
+        try {
+            Process p = new ProcessBuilder("gcc", "--version").redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException | InterruptedException e) {
+            return false;
+        }
+    }
+
+    public Path cudart() {
+        return cudart;
+    }
+
+    public Path nccl() {
+        return nccl;
+    }
+
+    /** What cudaGetDeviceCount answers from now on. */
+    public void setDevices(int n) throws Throwable {
+        setDevices.invokeExact(n);
+    }
+
+    /** Both fakes append one line per call to {@code file} from now on (null: stop tracing). */
+    public void trace(Path file) throws Throwable {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment path = file == null ? MemorySegment.NULL : a.allocateFrom(file.toString());
+            cudaTrace.invokeExact(path);
+            ncclTrace.invokeExact(path);
+        }
+    }
+
+    /** Every group that runs the NCCL function {@code fn} (e.g. "ncclAllReduce") writes one wrong element; "" for none. */
+    public void setWrong(String fn) throws Throwable {
+        try (Arena a = Arena.ofConfined()) {
+            setWrong.invokeExact(a.allocateFrom(fn));
+        }
+    }
+
+    /** Every NCCL launch after the next {@code launches} fails with ncclUnhandledCudaError; -1 turns this off. */
+    public void failAfter(long launches) throws Throwable {
+        failAfter.invokeExact(launches);
+    }
+
+    /** Back to 2 devices, no trace, no wrong element, no failure, no open group. */
+    public void reset() throws Throwable {
+        ncclReset.invokeExact();
+        trace(null);
+        setDevices(2);
+    }
+}

@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -55,20 +56,21 @@ public final class FakeCudaLibraries {
     public static FakeCudaLibraries build(Path dir) throws IOException, InterruptedException {
         Assumptions.assumeTrue(gccPresent(), "gcc is not installed: the fake CUDA and NCCL cannot be built");
         Path cudart = compile(dir.resolve("libcudart.so.13"), "fake_cudart.c");
-        Path nccl = compile(dir.resolve("libnccl.so.2"), "fake_nccl.c");
+        Path nccl = compile(dir.resolve("libnccl.so.2"), "fake_nccl.c", "fake_nccl_reduce.c");
         return new FakeCudaLibraries(cudart, nccl);
     }
 
-    private static Path compile(Path lib, String source) throws IOException, InterruptedException {
-        List<String> argv = List.of("gcc", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", "-o", lib.toString(),
-                SOURCES.resolve(source).toString());
+    private static Path compile(Path lib, String... sources) throws IOException, InterruptedException {
+        List<String> argv = new ArrayList<>(List.of("gcc", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", "-o",
+                lib.toString()));
+        for (String source : sources) argv.add(SOURCES.resolve(source).toString());
         Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());
         if (!p.waitFor(60, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new IllegalStateException("gcc timed out");
         }
-        if (p.exitValue() != 0) throw new IllegalStateException("gcc failed on " + source + ": " + out);
+        if (p.exitValue() != 0) throw new IllegalStateException("gcc failed on " + String.join(", ", sources) + ": " + out);
         return lib;
     }
 

@@ -15,6 +15,9 @@ import java.util.function.Consumer;
  */
 public final class NcclBenchmark {
 
+    /** More than the 127 calls after which the JDK customizes a method handle (see warmUpTheJvm). */
+    static final int PATH_WARMUP_PASSES = 160;
+
     private final FfmCuda cuda;
     private final FfmNccl nccl;
     private final List<NcclRank> ranks;
@@ -83,12 +86,9 @@ public final class NcclBenchmark {
         }
     }
 
-    /** More than the 127 calls after which the JDK customizes a method handle. */
-    static final int PATH_WARMUP_PASSES = 160;
-
     /**
      * The smallest element count the collective accepts (its alignment), or 0 when no size of the sweep runs: warm-up
-     * launches do not grow with -b, so a sweep starting at 2 GiB does not spend minutes warming up.
+     * launches do not grow with -b (20000 launches at 2 GiB would take about two minutes).
      */
     private long smallestParam() {
         for (long size = cfg.minBytes(); size <= cfg.maxBytes(); size = cfg.nextSize(size)) {
@@ -104,8 +104,8 @@ public final class NcclBenchmark {
     }
 
     /**
-     * Warm-up, timed iterations, then the data check, in nccl-tests' order: host work for the check (filling and
-     * comparing staging buffers, compiling that code) right before the timed loop showed up in its times.
+     * Warm-up, timed iterations, then the data check, in nccl-tests' order, so none of the check's host work (filling
+     * and comparing staging buffers) runs between the warm-up and the timed loop.
      */
     private NcclSizeResult.Timing measure(long param, boolean inPlace, DataPattern pattern, int warmupIters,
                                           int iters) {

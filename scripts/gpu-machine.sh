@@ -71,21 +71,26 @@ phase_ncclbuild() {
   echo "rc=$?" >>"$logs/nccl-tests-build.txt"
 }
 
-# Side by side, same flags: nccl-tests all_reduce_perf and railyard bench nccl, one process driving g GPUs and one
-# process per GPU, repeated.
-phase_ncclcompare() {
-  local flags=(-b 8 -e 2G -f 2 -w 5 -n 20)
+# Side by side, same flags: nccl-tests all_reduce_perf and railyard bench nccl, alternating, with 2 and 4 GPUs, one
+# process driving them and one process per GPU. compare_tools PREFIX REPS FLAGS... writes
+# $logs/PREFIX{nccl-tests,railyard}-{g,mpi/procs}N-rREP.txt.
+compare_tools() {
+  local prefix=$1 reps=$2; shift 2
   local nt=/tmp/nccl-tests/build/all_reduce_perf
-  for rep in $(seq 1 "${REPS:-2}"); do
+  for rep in $(seq 1 "$reps"); do
     for g in 2 4; do
       [ "$ngpu" -ge "$g" ] || continue
-      "$nt" "${flags[@]}" -g "$g" >"$logs/nccl-tests-g$g-r$rep.txt" 2>&1
-      ryb bench nccl all_reduce "${flags[@]}" -g "$g" >"$logs/railyard-g$g-r$rep.txt" 2>&1
-      mpirun --allow-run-as-root -np "$g" -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH "$nt" "${flags[@]}" -g 1 \
-        >"$logs/nccl-tests-mpi$g-r$rep.txt" 2>&1
-      ryb bench nccl all_reduce "${flags[@]}" --procs "$g" >"$logs/railyard-procs$g-r$rep.txt" 2>&1
+      "$nt" "$@" -g "$g" >"$logs/${prefix}nccl-tests-g$g-r$rep.txt" 2>&1
+      ryb bench nccl all_reduce "$@" -g "$g" >"$logs/${prefix}railyard-g$g-r$rep.txt" 2>&1
+      mpirun --allow-run-as-root -np "$g" -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH "$nt" "$@" -g 1 \
+        >"$logs/${prefix}nccl-tests-mpi$g-r$rep.txt" 2>&1
+      ryb bench nccl all_reduce "$@" --procs "$g" >"$logs/${prefix}railyard-procs$g-r$rep.txt" 2>&1
     done
   done
+}
+
+phase_ncclcompare() {
+  compare_tools "" "${REPS:-2}" -b 8 -e 2G -f 2 -w 5 -n 20
 }
 
 # Looks for JVM pauses (safepoints, deoptimisation, compilation) inside the small-message sweep.
@@ -102,22 +107,11 @@ phase_ncclinterrupt() {
     >"$logs/interrupt-json.txt" 2>&1; echo "rc=$?" >>"$logs/interrupt-json.txt"
 }
 
-# Small messages only (8 B - 64 KB), the two tools alternating SMALL_REPS times (default 8) with 2 and 4 GPUs, one
-# process driving them and one process per GPU. Times on this shared host jump between levels from one process to the
-# next for both tools, so compare per-size medians over all repetitions (scripts/compare-nccl.py with globs).
+# Small messages only (8 B - 64 KB), SMALL_REPS times (default 8). Times on this shared host jump between levels from
+# one process to the next for both tools, so compare per-size medians over all repetitions (scripts/compare-nccl.py
+# with globs).
 phase_ncclsmall() {
-  local flags=(-b 8 -e 64K -f 2 -w 5 -n 20)
-  local nt=/tmp/nccl-tests/build/all_reduce_perf
-  for rep in $(seq 1 "${SMALL_REPS:-8}"); do
-    for g in 2 4; do
-      [ "$ngpu" -ge "$g" ] || continue
-      "$nt" "${flags[@]}" -g "$g" >"$logs/small-nccl-tests-g$g-r$rep.txt" 2>&1
-      ryb bench nccl all_reduce "${flags[@]}" -g "$g" >"$logs/small-railyard-g$g-r$rep.txt" 2>&1
-      mpirun --allow-run-as-root -np "$g" -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH "$nt" "${flags[@]}" -g 1 \
-        >"$logs/small-nccl-tests-mpi$g-r$rep.txt" 2>&1
-      ryb bench nccl all_reduce "${flags[@]}" --procs "$g" >"$logs/small-railyard-procs$g-r$rep.txt" 2>&1
-    done
-  done
+  compare_tools small- "${SMALL_REPS:-8}" -b 8 -e 64K -f 2 -w 5 -n 20
 }
 
 # Wall time of a one-size run at 2 GiB, both tools: the JVM warm-up runs at the smallest count, not at -b.

@@ -1,7 +1,5 @@
 package dev.railyard.nativelib;
 
-import org.junit.jupiter.api.Assumptions;
-
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -10,9 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -26,8 +22,6 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 // Restricted FFM calls are this package's purpose; the jar and surefire enable native access.
 @SuppressWarnings("restricted")
 public final class FakeCudaLibraries {
-
-    private static final Path SOURCES = Path.of("src/test/c");
 
     private final Path cudart;
     private final Path nccl;
@@ -54,34 +48,10 @@ public final class FakeCudaLibraries {
 
     /** Builds both fakes into dir; skips the calling test when there is no gcc. */
     public static FakeCudaLibraries build(Path dir) throws IOException, InterruptedException {
-        Assumptions.assumeTrue(gccPresent(), "gcc is not installed: the fake CUDA and NCCL cannot be built");
-        Path cudart = compile(dir.resolve("libcudart.so.13"), "fake_cudart.c");
-        Path nccl = compile(dir.resolve("libnccl.so.2"), "fake_nccl.c", "fake_nccl_reduce.c");
+        Path cudart = FakeLibraryBuild.sharedLibrary(dir.resolve("libcudart.so.13"), List.of(), "fake_cudart.c");
+        Path nccl = FakeLibraryBuild.sharedLibrary(dir.resolve("libnccl.so.2"), List.of(), "fake_nccl.c",
+                "fake_nccl_reduce.c");
         return new FakeCudaLibraries(cudart, nccl);
-    }
-
-    private static Path compile(Path lib, String... sources) throws IOException, InterruptedException {
-        List<String> argv = new ArrayList<>(List.of("gcc", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", "-o",
-                lib.toString()));
-        for (String source : sources) argv.add(SOURCES.resolve(source).toString());
-        Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new IllegalStateException("gcc timed out");
-        }
-        if (p.exitValue() != 0) throw new IllegalStateException("gcc failed on " + String.join(", ", sources) + ": " + out);
-        return lib;
-    }
-
-    private static boolean gccPresent() {
-        try {
-            Process p = new ProcessBuilder("gcc", "--version").redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException | InterruptedException e) {
-            return false;
-        }
     }
 
     public Path cudart() {

@@ -1,7 +1,5 @@
 package dev.railyard.nativelib;
 
-import org.junit.jupiter.api.Assumptions;
-
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -9,9 +7,7 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
@@ -22,8 +18,6 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 // Restricted FFM calls are this package's purpose; the jar and surefire enable native access.
 @SuppressWarnings("restricted")
 public final class FakeNvmlLibrary implements AutoCloseable {
-
-    private static final Path SOURCE = Path.of("src/test/c/fake_nvml.c");
 
     private final Path path;
     private final Arena arena = Arena.ofShared();
@@ -44,29 +38,8 @@ public final class FakeNvmlLibrary implements AutoCloseable {
 
     /** Builds the fake into dir/libnvidia-ml.so.1; skips the calling test when there is no gcc. */
     public static FakeNvmlLibrary build(Path dir, String... defines) throws IOException, InterruptedException {
-        Assumptions.assumeTrue(gccPresent(), "gcc is not installed: the fake NVML cannot be built");
-        Path lib = dir.resolve("libnvidia-ml.so.1");
-        List<String> argv = new ArrayList<>(List.of("gcc", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC"));
-        for (String d : defines) argv.add("-D" + d);
-        argv.addAll(List.of("-o", lib.toString(), SOURCE.toString()));
-        Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new IllegalStateException("gcc timed out");
-        }
-        if (p.exitValue() != 0) throw new IllegalStateException("gcc failed: " + out);
-        return new FakeNvmlLibrary(lib);
-    }
-
-    private static boolean gccPresent() {
-        try {
-            Process p = new ProcessBuilder("gcc", "--version").redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException | InterruptedException e) {
-            return false;
-        }
+        return new FakeNvmlLibrary(FakeLibraryBuild.sharedLibrary(dir.resolve("libnvidia-ml.so.1"), List.of(defines),
+                "fake_nvml.c"));
     }
 
     public Path path() {

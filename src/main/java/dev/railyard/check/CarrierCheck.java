@@ -33,8 +33,8 @@ public final class CarrierCheck implements Check {
                 out.add(Finding.unknown(ID, nd.name(), r, expected));
             } else if (changes > FLAP_THRESHOLD) {
                 out.add(Finding.of(ID, Severity.WARN, nd.name(), changes + " carrier changes", expected,
-                        "the link flaps: reseat or replace the cable/transceiver and check the switch port "
-                                + "(ip -s link show " + nd.name() + "; ethtool " + nd.name() + ")"));
+                        Fix.lines(Fix.note("the link flaps: reseat or replace the cable/transceiver and check the switch port"),
+                                "ip -s link show " + nd.name(), "ethtool " + nd.name())));
             } else {
                 out.add(Finding.pass(ID, nd.name(), changes + " carrier changes", expected));
             }

@@ -16,8 +16,13 @@ import java.util.stream.Collectors;
 public final class CpuGovernorCheck implements Check {
 
     static final String ID = "host.cpu.governor";
-    static final String FIX = "cpupower frequency-set -g performance   "
-            + "(or: echo performance | sudo tee /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor)";
+    // sysfs works where cpupower is not installed; the systemd unit re-applies it at boot.
+    static final String FIX = Fix.lines(
+            "for g in /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor; do echo performance > \"$g\"; done",
+            "printf '[Unit]\\nDescription=CPU governor performance\\n[Service]\\nType=oneshot\\nExecStart=/bin/sh -c "
+                    + "\"for g in /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor; do echo performance > $g; done\"\\n"
+                    + "[Install]\\nWantedBy=multi-user.target\\n' > /etc/systemd/system/cpu-performance.service "
+                    + "&& systemctl enable cpu-performance.service");
 
     @Override
     public String id() {

@@ -37,9 +37,7 @@ public final class FabricNetdevCheck implements Check {
                 String name = b.binding().netdev();
                 Optional<NetInterface> nd = in.netdev(name);
                 if (nd.isEmpty()) {
-                    out.add(Finding.of(ADDRESS, Severity.FAIL, name, "no such interface on " + in.node(),
-                            "netdev of network " + b.network().name(), "fix networks[" + b.network().name()
-                                    + "].bind." + in.node() + ".netdev in the spec (see ip -br link)"));
+                    out.add(missingNetdev(in, b));
                     continue;
                 }
                 mtu(nd.get(), Optional.of(b.network()), isIb(in, nd.get()), out);
@@ -55,6 +53,36 @@ public final class FabricNetdevCheck implements Check {
             address(nd, Optional.empty(), Optional.empty(), out);
         }
         return out;
+    }
+
+    /**
+     * A bound netdev that is not there. When its RDMA port is missing too, a driver is the likely cause (rdma.port.state
+     * says which to load); when the port is there, the spec names the wrong netdev and the port's own netdev is known.
+     */
+    private static Finding missingNetdev(CheckInput in, CheckInput.Bound b) {
+        String name = b.binding().netdev();
+        String expected = "netdev of network " + b.network().name();
+        var ref = b.binding().rdma();
+        if (ref.isPresent()) {
+            var port = in.ports().stream().filter(p -> p.device().equals(ref.get().device()) && p.port() == ref.get().port()).findFirst();
+            if (port.isEmpty()) {
+                MissingRdmaDevice why = in.inventory().rdmaDevices().stream().anyMatch(d -> d.name().equals(ref.get().device()))
+                        ? new MissingRdmaDevice("", "ls /sys/class/infiniband/" + ref.get().device() + "/ports/")
+                        : MissingRdmaDevice.of(in, ref.get().device());
+                return Finding.of(ADDRESS, Severity.FAIL, name, "no such interface, and no RDMA port "
+                        + ref.get().device() + ":" + ref.get().port() + " either", expected, why.remediation());
+            }
+            List<String> carriers = in.netdevsOf(port.get()).stream().map(NetInterface::name).toList();
+            if (!carriers.isEmpty()) {
+                return Finding.of(ADDRESS, Severity.FAIL, name, "no such interface; " + port.get().ref() + " is carried by "
+                        + String.join(", ", carriers), expected, Fix.lines(Fix.note("the spec names " + name + " for "
+                        + port.get().ref() + ": railyard init writes the names this node uses"), "ip -br link"));
+            }
+        }
+        String present = in.inventory().interfaces().stream().map(NetInterface::name).collect(java.util.stream.Collectors.joining(", "));
+        return Finding.of(ADDRESS, Severity.FAIL, name, "no such interface on " + in.node() + " (it has " + present + ")",
+                expected, Fix.lines(Fix.note("a NIC driver not loaded, or the spec names another interface"),
+                        "ip -br link", "lspci -k | grep -A3 -iE 'ethernet|infiniband'"));
     }
 
     private static boolean isIb(CheckInput in, NetInterface nd) {
@@ -83,6 +111,7 @@ public final class FabricNetdevCheck implements Check {
             out.add(modeOk && mtuOk ? Finding.pass(MTU, nd.name(), observed, expected)
                     : Finding.of(MTU, Severity.FAIL, nd.name(), observed, expected, "nmcli connection modify " + nd.name()
                     + " infiniband.transport-mode connected infiniband.mtu " + want + " && nmcli connection up " + nd.name()));
+            // nmcli both applies and persists: one line is the whole fix.
             return;
         }
         int want = specMtu.orElse(JUMBO);
@@ -96,16 +125,16 @@ public final class FabricNetdevCheck implements Check {
             return;
         }
         out.add(Finding.of(MTU, specMtu.isPresent() ? Severity.FAIL : Severity.WARN, nd.name(), String.valueOf(mtu), expected,
-                "ip link set dev " + nd.name() + " mtu " + want + "   and persist it in netplan "
-                        + "(/etc/netplan/90-rdma-mtu.yaml: network: {version: 2, ethernets: {" + nd.name() + ": {mtu: "
-                        + want + "}}}; netplan apply)"));
+                Fix.lines("ip link set dev " + nd.name() + " mtu " + want,
+                        Fix.netplanDropIn(nd.name(), "mtu", "mtu: " + want))));
     }
 
     private static void address(NetInterface nd, Optional<String> specAddress, Optional<String> subnet, List<Finding> out) {
         String oper = nd.operState().orElse("unknown");
         if (oper.equalsIgnoreCase("down")) {
             out.add(Finding.of(ADDRESS, Severity.FAIL, nd.name(), "operstate down", "up" + specAddress.map(a -> " with " + a).orElse(""),
-                    "ip link set " + nd.name() + " up"));
+                    Fix.lines("ip link set dev " + nd.name() + " up",
+                            Fix.note("it stays up after a reboot once netplan configures it (the address fix below)"))));
             return;
         }
         Reading<List<String>> addrs = nd.addresses();
@@ -122,9 +151,11 @@ public final class FabricNetdevCheck implements Check {
             out.add(Finding.pass(ADDRESS, nd.name(), observed, expected));
             return;
         }
-        String cidr = specAddress.map(a -> a.contains("/") ? a : a + subnet.filter(s -> s.contains("/")).map(s -> s.substring(s.indexOf('/'))).orElse("/<prefix>"))
-                .orElse("<address>/<prefix>");
+        Optional<String> cidr = specAddress.map(a -> RoceGidCheck.withPrefix(a, subnet)).filter(a -> a.contains("/"));
         out.add(Finding.of(ADDRESS, specAddress.isPresent() ? Severity.FAIL : Severity.WARN, nd.name(), observed, expected,
-                "ip addr add " + cidr + " dev " + nd.name() + "   and persist it in netplan (railyard render)"));
+                cidr.map(c -> Fix.lines("ip addr add " + c + " dev " + nd.name(),
+                                Fix.netplanDropIn(nd.name(), "address", "addresses: [" + c + "]")))
+                        .orElse(Fix.lines(Fix.note("give " + nd.name() + " its fabric address: bind it in the spec "
+                                + "(networks[].bind) and check again for the exact commands"), "ip -br addr show " + nd.name()))));
     }
 }

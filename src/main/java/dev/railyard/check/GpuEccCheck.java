@@ -45,7 +45,8 @@ public final class GpuEccCheck implements Check {
             return Finding.pass(ID, subject, observed, expected);
         }
         return Finding.of(ID, Severity.FAIL, subject, observed, expected,
-                "drain the node, run dcgmi diag -r 3, and send the GPU for hardware inspection (RMA) if errors recur");
+                Fix.lines(Fix.note("drain the node first; send the GPU for hardware inspection (RMA) if errors recur"),
+                        "dcgmi diag -r 3"));
     }
 
     private static void remap(String subject, int index, RemappedRows rows, List<Finding> out) {
@@ -54,10 +55,12 @@ public final class GpuEccCheck implements Check {
         String expected = "no remap failure, none pending";
         if (rows.failure()) {
             out.add(Finding.of(ID, Severity.FAIL, subject + " row remap", observed, expected,
-                    "remapping failed: drain the node and send the GPU for hardware inspection (RMA)"));
+                    Fix.lines(Fix.note("remapping failed: drain the node and send the GPU for hardware inspection (RMA)"),
+                            "nvidia-smi -q -i " + index + " -d ROW_REMAPPER")));
         } else if (rows.pending()) {
             out.add(Finding.of(ID, Severity.WARN, subject + " row remap", observed, expected,
-                    "reset the GPU to activate the remap when idle: nvidia-smi -r -i " + index + " (or reboot)"));
+                    Fix.lines(Fix.note("when the GPU is idle, reset it to activate the remap (or reboot)"),
+                            "nvidia-smi -r -i " + index)));
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.railyard.check;
 
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
+import dev.railyard.model.PciDevice;
 import dev.railyard.model.PcieTopology;
 import dev.railyard.model.PcieTopology.Affinity;
 import dev.railyard.model.Reading;
@@ -11,12 +12,17 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.HashSet;
+import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * topo.gpu-nic.affinity: each GPU's nearest fabric NIC should share its PCIe switch or root complex (PIX/PXB/PHB).
- * NODE or SYS means GPUDirect RDMA crosses the CPU interconnect (seed 003's R720: GPU and HCA on different sockets).
+ * NODE or SYS means GPUDirect RDMA crosses the CPU interconnect (a Dell R720: GPU and HCA on different sockets).
+ * Fabric NICs are the ones the spec binds to compute networks, or else the RDMA-capable ones: a management NIC next
+ * to the GPU says nothing about GPUDirect RDMA, so with no fabric NIC the answer is UNKNOWN, not a PASS.
  */
 public final class GpuNicAffinityCheck implements Check {
 
@@ -31,11 +37,15 @@ public final class GpuNicAffinityCheck implements Check {
     public List<Finding> run(CheckInput in) {
         PcieTopology topo = in.inventory().topology();
         List<PcieTopology.Endpoint> gpus = topo.endpoints().stream().filter(e -> e.kind() == PcieTopology.Kind.GPU).toList();
-        Set<String> fabricNics = fabricNics(in, topo);
-        if (fabricNics.isEmpty()) return List.of();
         if (gpus.isEmpty()) {
             if (in.gpuCount() == 0) return List.of();
             return List.of(Finding.unknown(ID, in.node(), Reading.absent("no GPU endpoints in the PCIe topology"), "PIX/PXB/PHB"));
+        }
+        Set<String> fabricNics = fabricNics(in, topo);
+        if (fabricNics.isEmpty()) {
+            String why = in.bindings().stream().anyMatch(b -> b.network().role() == ClusterSpec.Role.COMPUTE)
+                    ? "no NIC on PCIe carries the spec's compute bindings" : "no RDMA-capable NIC on PCIe";
+            return List.of(Finding.unknown(ID, in.node(), Reading.absent(why), "a fabric NIC at PIX/PXB/PHB"));
         }
         List<Finding> out = new ArrayList<>();
         for (PcieTopology.Endpoint g : gpus) {
@@ -51,8 +61,9 @@ public final class GpuNicAffinityCheck implements Check {
             String observed = best.get().nic() + " " + a;
             if (a == Affinity.NODE || a == Affinity.SYS) {
                 out.add(Finding.of(ID, Severity.WARN, g.name(), observed, expected,
-                        "move the HCA into a slot on the GPU's root complex/CPU socket (nvidia-smi topo -m shows the "
-                                + "matrix); until then pin each job to the NIC nearest its GPU and expect lower GPUDirect RDMA bandwidth"));
+                        Fix.lines(Fix.note("move the HCA into a slot on the GPU's root complex or CPU socket; until then "
+                                        + "pin each job to the NIC nearest its GPU and expect lower GPUDirect RDMA bandwidth"),
+                                "nvidia-smi topo -m")));
             } else {
                 out.add(Finding.pass(ID, g.name(), observed, expected));
             }
@@ -60,15 +71,33 @@ public final class GpuNicAffinityCheck implements Check {
         return out;
     }
 
-    /** The NICs on compute networks (spec), or every NIC endpoint when there is no spec. */
+    /**
+     * NIC endpoints (by name) that carry the spec's compute bindings when the spec binds any for this node; else the
+     * RDMA-capable ones (an RDMA device on the function, or a vendor that ships RDMA drivers).
+     */
     private static Set<String> fabricNics(CheckInput in, PcieTopology topo) {
-        Set<String> all = topo.endpoints().stream().filter(e -> e.kind() == PcieTopology.Kind.NIC)
-                .map(PcieTopology.Endpoint::name).collect(Collectors.toSet());
-        if (in.spec().isEmpty()) return all;
+        List<PcieTopology.Endpoint> nics = topo.endpoints().stream().filter(e -> e.kind() == PcieTopology.Kind.NIC).toList();
         Set<String> named = in.bindings().stream().filter(b -> b.network().role() == ClusterSpec.Role.COMPUTE)
-                .flatMap(b -> java.util.stream.Stream.concat(java.util.stream.Stream.of(b.binding().netdev()),
-                        b.binding().rdma().map(r -> r.device()).stream()))
+                .flatMap(b -> Stream.concat(Stream.of(b.binding().netdev()), b.binding().rdma().map(r -> r.device()).stream()))
                 .collect(Collectors.toSet());
-        return all.stream().filter(named::contains).collect(Collectors.toSet());
+        Set<String> fabricAddresses = new HashSet<>();
+        if (!named.isEmpty()) {
+            in.inventory().rdmaDevices().stream().filter(d -> named.contains(d.name()))
+                    .forEach(d -> d.pciAddress().optional().ifPresent(a -> fabricAddresses.add(pci(a))));
+            in.inventory().interfaces().stream().filter(n -> named.contains(n.name()))
+                    .forEach(n -> n.pciAddress().optional().ifPresent(a -> fabricAddresses.add(pci(a))));
+            return nics.stream().filter(e -> named.contains(e.name()) || fabricAddresses.contains(pci(e.pciAddress())))
+                    .map(PcieTopology.Endpoint::name).collect(Collectors.toSet());
+        }
+        in.inventory().rdmaDevices().forEach(d -> d.pciAddress().optional().ifPresent(a -> fabricAddresses.add(pci(a))));
+        in.inventory().pciDevices().stream().filter(PciDevice::isRdmaCapable).forEach(d -> fabricAddresses.add(pci(d.address())));
+        return nics.stream().filter(e -> fabricAddresses.contains(pci(e.pciAddress())))
+                .map(PcieTopology.Endpoint::name).collect(Collectors.toSet());
+    }
+
+    /** Addresses with and without the 0000: domain compare equal. */
+    private static String pci(String address) {
+        String a = address.trim().toLowerCase(Locale.ROOT);
+        return a.length() == 12 && a.startsWith("0000:") ? a.substring(5) : a;
     }
 }

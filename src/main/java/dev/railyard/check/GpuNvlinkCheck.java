@@ -39,8 +39,9 @@ public final class GpuNvlinkCheck implements Check {
             if (up < expected) {
                 List<Integer> down = links.stream().filter(l -> !l.active()).map(Gpu.NvLink::link).toList();
                 out.add(Finding.of(ID, Severity.FAIL, subject, observed + ", down: " + down, expected + " active links",
-                        "check the fabric manager (systemctl status nvidia-fabricmanager) and nvidia-smi nvlink -s -i "
-                                + g.index() + "; links still down after a reboot need hardware inspection"));
+                        Fix.lines(Fix.note("NVSwitch systems need the fabric manager; links still down after a reboot "
+                                        + "need hardware inspection"),
+                                "systemctl enable --now nvidia-fabricmanager", "nvidia-smi nvlink -s -i " + g.index())));
             } else {
                 out.add(Finding.pass(ID, subject, observed, expected + " active links"));
             }

@@ -36,11 +36,12 @@ public final class GpuPcieLinkCheck implements Check {
             String expected = "Gen" + l.maxGen() + " x" + l.maxWidth();
             if (l.currentWidth() < l.maxWidth()) {
                 out.add(Finding.of(ID, Severity.WARN, subject, observed, expected,
-                        "reseat the GPU / riser and check the slot's wiring (lspci -vv -s " + g.pciAddress()
-                                + " | grep -E 'LnkCap|LnkSta')"));
+                        Fix.lines(Fix.note("reseat the GPU or riser and check the slot's wiring"),
+                                "lspci -vv -s " + g.pciAddress() + " | grep -E 'LnkCap|LnkSta'")));
             } else if (l.currentGen() < l.maxGen()) {
                 out.add(Finding.of(ID, Severity.INFO, subject, observed, expected,
-                        "idle GPUs downtrain to save power; re-check under load (railyard bench gpu) before acting"));
+                        Fix.lines(Fix.note("idle GPUs downtrain to save power; look again under load before acting"),
+                                "railyard bench gpu")));
             } else {
                 out.add(Finding.pass(ID, subject, observed, expected));
             }

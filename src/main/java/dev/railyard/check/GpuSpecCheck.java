@@ -44,8 +44,7 @@ public final class GpuSpecCheck implements Check {
         List<Finding> out = new ArrayList<>();
         String expected = w.perNode() + " x " + w.model();
         if (n != w.perNode()) {
-            out.add(Finding.of(COUNT, Severity.FAIL, in.node(), n + " GPUs", expected,
-                    "check seating/power of the missing GPUs (lspci -d 10de:; nvidia-smi -L; dmesg | grep -i NVRM)"));
+            out.add(missingGpus(in, n, expected));
         } else {
             out.add(Finding.pass(COUNT, in.node(), n + " GPUs", expected));
         }
@@ -56,11 +55,43 @@ public final class GpuSpecCheck implements Check {
                 out.add(Finding.unknown(COUNT, subject, name, w.model()));
             } else if (!name.orElse("").contains(w.model()) && !w.model().contains(name.orElse(""))) {
                 out.add(Finding.of(COUNT, Severity.FAIL, subject, name.orElse(""), w.model(),
-                        "fix the spec's gpus.model or move the GPU to the right node"));
+                        Fix.lines(Fix.note("a GPU of another model: move it to the right node, or correct the spec's gpus.model"),
+                                "nvidia-smi -L")));
             }
         }
         return out;
     }
+
+    /**
+     * Fewer GPUs than the spec wants. Without a loaded driver NVML lists nothing, so the count says that first rather
+     * than sending the user to reseat GPUs that are fine.
+     */
+    private static Finding missingGpus(CheckInput in, int n, String expected) {
+        long onPci = in.inventory().pciDevices().stream().filter(p -> p.isNvidiaGpu()).count();
+        if (noDriver(in)) {
+            if (onPci == 0) {
+                return Finding.of(COUNT, Severity.FAIL, in.node(), n + " GPUs: no NVIDIA GPU on the PCI bus and no NVIDIA "
+                        + "driver loaded", expected, Fix.lines(Fix.note("the GPUs are not seated or powered, or this is "
+                        + "not the node the spec means (--node)"), "lspci -nn -d 10de:"));
+            }
+            return Finding.of(COUNT, Severity.FAIL, in.node(), n + " GPUs (" + onPci + " NVIDIA GPUs on PCI): no NVIDIA "
+                    + "driver loaded", expected, LOAD_DRIVER);
+        }
+        return Finding.of(COUNT, Severity.FAIL, in.node(), n + " GPUs", expected,
+                Fix.lines(Fix.note("check seating and power of the missing GPUs; the kernel log says which fell off the bus"),
+                        "lspci -nn -d 10de:", "nvidia-smi -L", "dmesg | grep -i NVRM | tail -n 20"));
+    }
+
+    /** NVML answered nothing and the module list, read, has no nvidia module; an unread list proves nothing. */
+    private static boolean noDriver(CheckInput in) {
+        return !in.inventory().gpu().nvml().isPresent()
+                && in.inventory().host().modules().optional().map(m -> !m.getOrDefault("nvidia", false)).orElse(false);
+    }
+
+    /** Load the installed driver, or install the distribution's when there is none to load. */
+    static final String LOAD_DRIVER = Fix.lines(
+            "modprobe nvidia || (command -v ubuntu-drivers >/dev/null && ubuntu-drivers install || dnf module install -y nvidia-driver)",
+            "nvidia-smi -L");
 
     private List<Finding> driver(CheckInput in, Optional<ClusterSpec.Gpus> want) {
         Reading<NvmlSystem> r = in.inventory().gpu().nvml();
@@ -69,6 +100,10 @@ public final class GpuSpecCheck implements Check {
         String expected = wantDriver.map(d -> "driver " + d).orElse("") + wantCuda.map(c -> " CUDA " + c).orElse("");
         if (expected.isBlank()) expected = "no spec pin";
         if (!(r instanceof Reading.Present<NvmlSystem>(NvmlSystem sys))) {
+            if (in.gpuCount() > 0 && noDriver(in)) {
+                return List.of(Finding.of(DRIVER, Severity.FAIL, in.node(), in.gpuCount() + " NVIDIA GPUs on PCI, no "
+                        + "NVIDIA driver loaded (" + r.describe() + ")", expected.trim(), LOAD_DRIVER));
+            }
             return List.of(Finding.unknown(DRIVER, in.node(), r, expected.trim()));
         }
         String observed = "driver " + sys.driverVersion() + " CUDA " + sys.cudaVersion();
@@ -79,7 +114,8 @@ public final class GpuSpecCheck implements Check {
         boolean cudaOk = wantCuda.map(c -> sys.cudaVersion().startsWith(c)).orElse(true);
         if (driverOk && cudaOk) return List.of(Finding.pass(DRIVER, in.node(), observed, expected.trim()));
         return List.of(Finding.of(DRIVER, Severity.FAIL, in.node(), observed, expected.trim(),
-                "install the pinned driver on this node (apt install nvidia-driver-<version> / dnf module install "
-                        + "nvidia-driver:<version>) or update gpus.driver/gpus.cuda in the spec"));
+                Fix.lines(Fix.note("install the driver the spec pins (gpus.driver), or change the pin if this node is right"),
+                        wantDriver.map(d -> "(command -v apt-get >/dev/null && apt-get install -y nvidia-driver-" + d.split("\\.")[0]
+                                + " || dnf module install -y nvidia-driver:" + d.split("\\.")[0] + ")").orElse("nvidia-smi"))));
     }
 }

@@ -22,8 +22,9 @@ public final class GpuThermalCheck implements Check {
     static final String THROTTLE = "gpu.throttle";
     private static final Set<ClockEvent> HARD =
             Set.of(ClockEvent.HW_SLOWDOWN, ClockEvent.HW_THERMAL_SLOWDOWN, ClockEvent.HW_POWER_BRAKE_SLOWDOWN);
-    private static final String COOLING = "check airflow, fans and inlet temperature (nvidia-smi -q -d TEMPERATURE,PERFORMANCE); "
-            + "the seeds' power budget assumes full cooling";
+    private static final String COOLING = Fix.lines(
+            Fix.note("check airflow, fans and the inlet temperature; a power budget assumes full cooling"),
+            "nvidia-smi -q -d TEMPERATURE,PERFORMANCE");
 
     @Override
     public String id() {
@@ -63,14 +64,16 @@ public final class GpuThermalCheck implements Check {
         String observed = events.isEmpty() ? "none" : events.stream().map(Enum::name).collect(Collectors.joining(", "));
         if (events.stream().anyMatch(HARD::contains)) {
             return Finding.of(THROTTLE, Severity.FAIL, subject, observed, expected,
-                    COOLING + "; HW_POWER_BRAKE means the PSU/BMC asserted power brake: check PSUs and power capping");
+                    Fix.lines(COOLING, Fix.note("HW_POWER_BRAKE: the PSU or BMC asserted power brake; check the PSUs "
+                            + "and the BMC's power capping"), "ipmitool sdr type 'Power Supply'"));
         }
         if (events.contains(ClockEvent.SW_THERMAL_SLOWDOWN)) {
             return Finding.of(THROTTLE, Severity.WARN, subject, observed, expected, COOLING);
         }
         if (events.contains(ClockEvent.SW_POWER_CAP)) {
             return Finding.of(THROTTLE, Severity.INFO, subject, observed, expected,
-                    "at its power limit under load (normal); compare nvidia-smi -q -d POWER with the spec's budget");
+                    Fix.lines(Fix.note("at its power limit under load (normal); compare with the power budget"),
+                            "nvidia-smi -q -d POWER"));
         }
         return Finding.pass(THROTTLE, subject, observed, expected);
     }

@@ -11,8 +11,12 @@ import java.util.List;
 public final class HostMemlockCheck implements Check {
 
     static final String ID = "host.memlock";
-    static final String FIX = "echo -e \"* soft memlock unlimited\\n* hard memlock unlimited\" | sudo tee -a "
-            + "/etc/security/limits.conf   (lines '* soft memlock unlimited' and '* hard memlock unlimited'; log in again)";
+    // limits.d applies at the next login; systemd services (slurmd) read DefaultLimitMEMLOCK instead.
+    static final String FIX = Fix.lines(
+            "printf '* soft memlock unlimited\\n* hard memlock unlimited\\n' > /etc/security/limits.d/90-rdma-memlock.conf",
+            "mkdir -p /etc/systemd/system.conf.d && printf '[Manager]\\nDefaultLimitMEMLOCK=infinity\\n' > "
+                    + "/etc/systemd/system.conf.d/90-rdma-memlock.conf && systemctl daemon-reexec",
+            Fix.note("log in again (and restart slurmd or other services) for the new limit to apply"));
 
     @Override
     public String id() {

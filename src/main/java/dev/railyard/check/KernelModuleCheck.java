@@ -20,8 +20,7 @@ public final class KernelModuleCheck implements Check {
 
     static final String RDMA = "host.module.rdma";
     static final String PEERMEM = "host.module.peermem";
-    static final String PEERMEM_FIX = "modprobe nvidia-peermem   and persist: echo nvidia-peermem | sudo tee "
-            + "/etc/modules-load.d/nvidia-peermem.conf";
+    static final String PEERMEM_FIX = Fix.module("nvidia-peermem");
 
     /** The RDMA (ib) driver that goes with each NIC core driver. */
     private static final Map<String, String> IB_DRIVER = Map.of(
@@ -59,10 +58,11 @@ public final class KernelModuleCheck implements Check {
         return out;
     }
 
-    private static String fix(Reading<String> coreDriver) {
-        return coreDriver.optional().map(IB_DRIVER::get).map(ib -> "modprobe " + ib)
-                .orElse("load the NIC's RDMA driver (modprobe mlx4_ib / mlx5_ib for Mellanox ConnectX) and check "
-                        + coreDriver.describe());
+    /** The RDMA driver to load for a NIC bound to {@code coreDriver}, now and at boot. */
+    static String fix(Reading<String> coreDriver) {
+        return coreDriver.optional().map(IB_DRIVER::get).map(Fix::module)
+                .orElse(Fix.lines(Fix.note("no known RDMA driver for NIC driver " + coreDriver.describe()
+                        + "; Mellanox ConnectX-3 uses mlx4_ib, ConnectX-4 and later mlx5_ib"), "lspci -k -d 15b3:"));
     }
 
     private List<Finding> peermem(CheckInput in) {

@@ -40,7 +40,7 @@ public final class RailCountCheck implements Check {
         String expected = ">= " + gpus + " rails (one NIC port per GPU)";
         if (rails >= gpus) return List.of(Finding.pass(ID, in.node(), observed, expected));
         return List.of(Finding.of(ID, Severity.WARN, in.node(), observed, expected,
-                "GPUs share " + rails + " NIC port(s): add HCAs (one per GPU, under the GPU's PCIe switch) or cable and "
-                        + "address the unused ports as extra rails; size expectations with railyard plan rails"));
+                Fix.lines(Fix.note("GPUs share " + rails + " NIC port(s): add HCAs (one per GPU, under the GPU's PCIe "
+                        + "switch), or cable and address the unused ports as extra rails"), "rdma link show")));
     }
 }

@@ -44,8 +44,10 @@ public final class RdmaCountersCheck implements Check {
                 out.add(Finding.pass(ID, p.ref(), read + " error counters all 0", expected));
             } else {
                 out.add(Finding.of(ID, Severity.WARN, p.ref(), String.join(", ", nonZero), expected,
-                        "reseat or replace the cable/transceiver on " + p.ref() + " and watch the counters (perfquery -x;"
-                                + " railyard agent flags them when they rise); clear with perfquery -R"));
+                        Fix.lines(Fix.note("reseat or replace the cable/transceiver on " + p.ref()
+                                        + ", then clear the counters and watch whether they rise again"),
+                                "perfquery -x -C " + p.device() + " -P " + p.port(),
+                                "perfquery -R -C " + p.device() + " -P " + p.port())));
             }
         }
         return out;

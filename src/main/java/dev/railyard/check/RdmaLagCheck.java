@@ -15,8 +15,10 @@ import java.util.List;
 public final class RdmaLagCheck implements Check {
 
     static final String ID = "rdma.lag";
-    static final String FIX = "use the ports as separate rails (one subnet each, NCCL_IB_HCA listing both) instead of a "
-            + "bond; remove the bond from netplan and re-apply";
+    static final String FIX = Fix.lines(
+            Fix.note("one flow uses one bond member: take the ports out of the bond and give each its own subnet "
+                    + "(a rail), then list both in NCCL_IB_HCA"),
+            "grep -rl bonds: /etc/netplan/");
 
     @Override
     public String id() {

@@ -8,19 +8,22 @@ import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * rdma.port.state (not ACTIVE; INIT on InfiniBand means no subnet manager), rdma.port.phys (not LinkUp: Polling means
  * no cable or no peer) and rdma.ib.sm (an InfiniBand link that is up but has sm_lid 0). Ports the spec binds must be
- * up (FAIL); without a spec a DOWN port may just be unused (seed 002 cables 1 of 4), so it is a WARN.
+ * up (FAIL); without a spec a DOWN port may just be unused (seed 002 cables 1 of 4), so it is a WARN. A port the spec
+ * binds that is not on the node at all is an rdma.port.state FAIL naming the likely cause (an RDMA driver not loaded).
  */
 public final class RdmaPortCheck implements Check {
 
     static final String STATE = "rdma.port.state";
     static final String PHYS = "rdma.port.phys";
     static final String SM = "rdma.ib.sm";
-    static final String OPENSM = "start a subnet manager on one host of the fabric: systemctl enable --now opensm "
-            + "(dnf/apt install opensm), or enable the switch's SM";
+    static final String OPENSM = Fix.lines(
+            Fix.note("on one host of the fabric (or enable the managed switch's subnet manager instead):"),
+            "(command -v apt-get >/dev/null && apt-get install -y opensm || dnf install -y opensm) && systemctl enable --now opensm");
     static final int ACTIVE = 4;
     static final int INIT = 2;
     static final int LINK_UP = 5;
@@ -40,6 +43,32 @@ public final class RdmaPortCheck implements Check {
             out.add(phys(p, bound, unusedBySpec));
             sm(p).ifPresent(out::add);
         }
+        out.addAll(missing(in));
+        return out;
+    }
+
+    /** A port the spec binds that this node does not have: FAIL, with the likely cause rather than a spec edit. */
+    private static List<Finding> missing(CheckInput in) {
+        List<Finding> out = new ArrayList<>();
+        for (CheckInput.Bound b : in.bindings()) {
+            if (b.binding().rdma().isEmpty()) continue;
+            var ref = b.binding().rdma().get();
+            String subject = ref.device() + ":" + ref.port();
+            String expected = "port of network " + b.network().name();
+            boolean portThere = in.ports().stream().anyMatch(p -> p.device().equals(ref.device()) && p.port() == ref.port());
+            if (portThere) continue;
+            var device = in.inventory().rdmaDevices().stream().filter(d -> d.name().equals(ref.device())).findFirst();
+            if (device.isPresent()) {
+                String ports = device.get().ports().stream().map(p -> String.valueOf(p.port())).collect(Collectors.joining(", "));
+                out.add(Finding.of(STATE, Severity.FAIL, subject, ref.device() + " has no port " + ref.port()
+                                + " (ports: " + (ports.isEmpty() ? "none" : ports) + ")", expected,
+                        Fix.lines(Fix.note("a single-port card, or the spec means another port"),
+                                "ls /sys/class/infiniband/" + ref.device() + "/ports/")));
+                continue;
+            }
+            MissingRdmaDevice why = MissingRdmaDevice.of(in, ref.device());
+            out.add(Finding.of(STATE, Severity.FAIL, subject, why.observed(), expected, why.remediation()));
+        }
         return out;
     }
 
@@ -55,8 +84,8 @@ public final class RdmaPortCheck implements Check {
         if (unusedBySpec) return Finding.of(STATE, Severity.INFO, p.ref(), observed, "not used by the spec", "");
         Severity sev = bound || s.code() != 1 ? Severity.FAIL : Severity.WARN;
         return Finding.of(STATE, sev, p.ref(), observed, expected,
-                "check the cable and the peer, and that you test the cabled port: ibv_devinfo -d " + p.device()
-                        + " | grep -E 'port:|state' (ib_write_bw --ib-port=" + p.port() + ")");
+                Fix.lines(Fix.note("check the cable and the peer, and that you test the cabled port (ib_write_bw --ib-port="
+                                + p.port() + ")"), "ibv_devinfo -d " + p.device() + " | grep -E 'port:|state'"));
     }
 
     private static Finding phys(RdmaPort p, boolean bound, boolean unusedBySpec) {
@@ -70,12 +99,16 @@ public final class RdmaPortCheck implements Check {
         String name = s.name().toLowerCase(java.util.Locale.ROOT);
         String fix;
         if (name.contains("polling")) {
-            fix = "no cable or no peer: seat the QSFP cable/DAC on both ends and check the peer port is enabled";
+            fix = Fix.lines(Fix.note("no cable or no peer: seat the QSFP cable/DAC on both ends and enable the peer port"),
+                    "cat /sys/class/infiniband/" + p.device() + "/ports/" + p.port() + "/phys_state");
         } else if (name.contains("disabled")) {
-            fix = "the port is administratively disabled: ip link set dev <netdev> up (Ethernet) or ibportstate "
-                    + p.lid().optional().map(String::valueOf).orElse("<lid>") + " " + p.port() + " enable (InfiniBand)";
+            fix = p.isInfiniband()
+                    ? "ibportstate -C " + p.device() + " -P " + p.port() + " " + p.lid().orElse(0) + " " + p.port() + " enable"
+                    : "for n in /sys/class/infiniband/" + p.device() + "/ports/" + p.port()
+                            + "/gid_attrs/ndevs/*; do ip link set dev \"$(cat \"$n\")\" up; done 2>/dev/null";
         } else {
-            fix = "the link is training or recovering: re-check in a few seconds; if it persists, replace the cable";
+            fix = Fix.lines(Fix.note("the link is training or recovering: look again in a few seconds; if it stays, "
+                    + "replace the cable"), "cat /sys/class/infiniband/" + p.device() + "/ports/" + p.port() + "/phys_state");
         }
         return Finding.of(PHYS, bound ? Severity.FAIL : Severity.WARN, p.ref(), observed, expected, fix);
     }

@@ -19,8 +19,9 @@ import java.util.Optional;
 public final class RdmaRateCheck implements Check {
 
     static final String ID = "rdma.port.rate";
-    static final String CABLE = "replace the QSFP+ cable/DAC with a known-good one (seed 000: a bad cable negotiated 10G "
-            + "on a 40G link), then check: cat /sys/class/infiniband/%s/ports/%d/rate";
+    // A bad cable negotiating 10G on a 40G link is the usual cause (seen on ConnectX-3 Pro back-to-back).
+    static final String CABLE = Fix.lines(Fix.note("replace the QSFP+ cable/DAC with a known-good one, then look again:"),
+            "cat /sys/class/infiniband/%s/ports/%d/rate");
 
     @Override
     public String id() {

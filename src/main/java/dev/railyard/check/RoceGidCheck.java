@@ -36,19 +36,20 @@ public final class RoceGidCheck implements Check {
             boolean active = p.state().optional().map(s -> s.code() == RdmaPortCheck.ACTIVE).orElse(false);
             if (!active && bound.isEmpty()) continue; // an unused, unlinked port has no address to need a GID for
             List<NetInterface> netdevs = in.netdevsOf(p);
-            String netdev = bound.map(b -> b.binding().netdev())
-                    .orElse(netdevs.isEmpty() ? "<netdev of " + p.ref() + ">" : netdevs.getFirst().name());
+            Optional<String> netdev = bound.map(b -> b.binding().netdev())
+                    .or(() -> netdevs.stream().map(NetInterface::name).findFirst());
             List<String> wanted = bound.flatMap(b -> b.binding().address()).map(a -> List.of(bare(a)))
                     .orElseGet(() -> netdevs.stream().flatMap(n -> n.addresses().orElse(List.of()).stream())
                             .map(RoceGidCheck::bare).filter(a -> a.indexOf('.') > 0 && a.indexOf(':') < 0).toList());
             if (wanted.isEmpty()) {
-                out.add(Finding.of(ID, Severity.WARN, p.ref(), netdev + " has no IPv4 address",
+                out.add(Finding.of(ID, Severity.WARN, p.ref(), netdev.orElse("its netdev") + " has no IPv4 address",
                         "a RoCE v2 GID for the port's IPv4 address",
-                        "ip addr add <address>/<prefix> dev " + netdev + " (and persist it in netplan)"));
+                        Fix.lines(Fix.note("give the port's netdev its fabric address: bind it in the spec (networks[].bind) "
+                                + "and check again for the exact commands"), "rdma link show " + p.device() + "/" + p.port())));
                 continue;
             }
             Optional<String> specCidr = bound.flatMap(b -> b.binding().address().map(a -> withPrefix(a, b.network().subnet())));
-            for (String addr : wanted) out.add(judge(p, netdev, addr, specCidr));
+            for (String addr : wanted) out.add(judge(p, netdev.orElse(p.device()), addr, specCidr));
         }
         return out;
     }
@@ -65,18 +66,23 @@ public final class RoceGidCheck implements Check {
         if (untyped.isPresent()) {
             return new Finding(ID, Severity.UNKNOWN, p.ref(), "GID index " + untyped.get().index() + " = " + untyped.get().gid()
                     + ", type " + untyped.get().type().describe(), expected,
-                    "check the type with: cat /sys/class/infiniband/" + p.device() + "/ports/" + p.port()
+                    "cat /sys/class/infiniband/" + p.device() + "/ports/" + p.port()
                             + "/gid_attrs/types/" + untyped.get().index());
         }
         if (!forAddr.isEmpty()) {
             return Finding.of(ID, Severity.FAIL, p.ref(), "only RoCE v1 GID index " + forAddr.getFirst().index()
-                    + " for " + addr, expected, "enable RoCE v2 in the driver (ConnectX-3: options mlx4_core roce_mode=2 "
-                    + "in /etc/modprobe.d/mlx4.conf, then reload), or run perftest with --gid-index="
-                    + forAddr.getFirst().index() + " against RoCE v1 peers only");
+                    + " for " + addr, expected, Fix.lines(
+                            Fix.note("ConnectX-3 turns RoCE v2 on in mlx4_core; the reload takes the port down briefly "
+                                    + "(or run perftest with --gid-index=" + forAddr.getFirst().index() + " against RoCE v1 peers only)"),
+                            "echo 'options mlx4_core roce_mode=2' > /etc/modprobe.d/mlx4-roce.conf",
+                            "modprobe -r mlx4_ib mlx4_en mlx4_core && modprobe mlx4_core && modprobe mlx4_en && modprobe mlx4_ib"));
         }
-        String cidr = specAddress.filter(a -> a.contains("/")).orElse(addr + "/<prefix>");
-        return Finding.of(ID, Severity.FAIL, p.ref(), "no GID for " + addr + " (" + p.gids().size() + " GIDs)", expected,
-                "ip addr add " + cidr + " dev " + netdev + " (the GID table follows the netdev's addresses)");
+        // The GID table follows the netdev's addresses: adding the spec's address adds its GIDs.
+        String fix = specAddress.filter(a -> a.contains("/"))
+                .map(c -> Fix.lines("ip addr add " + c + " dev " + netdev, Fix.netplanDropIn(netdev, "address", "addresses: [" + c + "]")))
+                .orElse(Fix.lines(Fix.note(addr + " is on " + netdev + " but not in the GID table: bounce the link to rebuild it"),
+                        "ip link set dev " + netdev + " down && ip link set dev " + netdev + " up"));
+        return Finding.of(ID, Severity.FAIL, p.ref(), "no GID for " + addr + " (" + p.gids().size() + " GIDs)", expected, fix);
     }
 
     /** The spec's bare address with its network's prefix ("10.0.0.1" in 10.0.0.0/24 -> "10.0.0.1/24"), so the fix is exact. */

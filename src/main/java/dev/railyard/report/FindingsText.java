@@ -36,7 +36,9 @@ public final class FindingsText {
             for (Finding f : group) {
                 out.append(String.format(fmt, f.id(), f.subject(), clip(f.observed()), f.expected()));
                 if (!f.remediation().isEmpty()) {
-                    out.append("      ").append(s == Severity.PASS ? "use: " : "fix: ").append(f.remediation()).append('\n');
+                    // A fix is one command per line: each under the one before, so the block pastes as it reads.
+                    out.append("      ").append(s == Severity.PASS ? "use: " : "fix: ")
+                            .append(f.remediation().replace("\n", "\n           ")).append('\n');
                 }
             }
         }

@@ -67,7 +67,7 @@ class FabricChecksTest {
         Finding spec = Found.one(new RdmaRateCheck().run(withSpec(inv)), "rdma.port.rate", "mlx4_0:2");
         assertThat(spec.severity()).isEqualTo(Severity.FAIL);
         assertThat(spec.expected()).isEqualTo("40 Gb/sec (spec)");
-        assertThat(spec.remediation()).startsWith("replace the QSFP+ cable/DAC");
+        assertThat(spec.remediation()).startsWith("# replace the QSFP+ cable/DAC").endsWith("\ncat /sys/class/infiniband/mlx4_0/ports/2/rate");
         Finding noSpec = Found.one(new RdmaRateCheck().run(CheckInput.withoutSpec(inv)), "rdma.port.rate", "mlx4_0:2");
         assertThat(noSpec.severity()).isEqualTo(Severity.WARN);
         assertThat(noSpec.expected()).isEqualTo("40 Gb/sec (4X QDR) like mlx4_0:1");
@@ -119,7 +119,7 @@ class FabricChecksTest {
         assertThat(f.severity()).isEqualTo(Severity.FAIL);
         assertThat(f.remediation()).startsWith("ip addr add 10.0.0.1/24 dev ens6d1");
         Finding down = Found.one(new FabricNetdevCheck().run(withSpec(ens6d1(9000, "down", List.of()))), "rdma.netdev.address", "ens6d1");
-        assertThat(down.remediation()).isEqualTo("ip link set ens6d1 up");
+        assertThat(down.remediation()).startsWith("ip link set dev ens6d1 up\n# ");
     }
 
     @Test

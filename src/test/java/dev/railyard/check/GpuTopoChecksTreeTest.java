@@ -45,7 +45,8 @@ class GpuTopoChecksTreeTest {
         assertThat(missing.severity()).isEqualTo(Severity.FAIL);
         assertThat(missing.observed()).isEqualTo("1 GPUs");
         assertThat(missing.expected()).isEqualTo("2 x Tesla V100-PCIE-16GB");
-        assertThat(missing.remediation()).startsWith("check seating/power of the missing GPUs (lspci -d 10de:;");
+        assertThat(missing.remediation()).startsWith("# check seating and power of the missing GPUs")
+                .contains("\nlspci -nn -d 10de:\n");
         pci.gpu(GPU1, 0);
         List<Finding> f = check(root, S1);
         assertThat(of(f, GpuSpecCheck.COUNT, NODE).severity()).isEqualTo(Severity.PASS);
@@ -79,8 +80,8 @@ class GpuTopoChecksTreeTest {
         Finding narrow = of(check(root), GpuPcieLinkCheck.ID, "GPU0");
         assertThat(narrow.severity()).isEqualTo(Severity.WARN);
         assertThat(narrow.observed()).isEqualTo("Gen5 x8");
-        assertThat(narrow.remediation()).isEqualTo("reseat the GPU / riser and check the slot's wiring "
-                + "(lspci -vv -s 0000:04:00.0 | grep -E 'LnkCap|LnkSta')");
+        assertThat(narrow.remediation()).isEqualTo("# reseat the GPU or riser and check the slot's wiring\n"
+                + "lspci -vv -s 0000:04:00.0 | grep -E 'LnkCap|LnkSta'");
         Files.writeString(dev.resolve("current_link_width"), "16\n");
         Files.writeString(dev.resolve("current_link_speed"), "2.5 GT/s PCIe\n");
         assertThat(of(check(root), GpuPcieLinkCheck.ID, "GPU0").severity()).isEqualTo(Severity.INFO);
@@ -117,7 +118,7 @@ class GpuTopoChecksTreeTest {
         Finding far = of(check(root, spec), GpuNicAffinityCheck.ID, "GPU0");
         assertThat(far.severity()).isEqualTo(Severity.WARN);
         assertThat(far.observed()).isEqualTo("mlx5_0 SYS");
-        assertThat(far.remediation()).startsWith("move the HCA into a slot on the GPU's root complex/CPU socket");
+        assertThat(far.remediation()).startsWith("# move the HCA into a slot on the GPU's root complex or CPU socket");
         // the same HCA moved behind the GPU's PCIe switch
         pci.nic("pci0000:00/0000:00:01.1/0000:02:00.0/0000:03:02.0/0000:06:00.0", 0);
         Files.delete(root.resolve("sys/class/infiniband/mlx5_0/device"));
@@ -134,7 +135,7 @@ class GpuTopoChecksTreeTest {
         Finding shared = of(check(root, oneRail(root, "0000:81:00.0")), RailCountCheck.ID, NODE);
         assertThat(shared.severity()).isEqualTo(Severity.WARN);
         assertThat(shared.observed()).isEqualTo("2 GPUs, 1 compute rails bound in the spec");
-        assertThat(shared.remediation()).startsWith("GPUs share 1 NIC port(s): add HCAs");
+        assertThat(shared.remediation()).startsWith("# GPUs share 1 NIC port(s): add HCAs");
         // seed 001's two rails, one per V100
         Finding rails = of(check(root, S1), RailCountCheck.ID, NODE);
         assertThat(rails.severity()).isEqualTo(Severity.PASS);

@@ -87,7 +87,7 @@ class HostChecksTreeTest {
         Finding bad = of(check(root), CpuGovernorCheck.ID, NODE);
         assertThat(bad.severity()).as("node_exporter's 4 CPUs are on powersave").isEqualTo(Severity.WARN);
         assertThat(bad.observed()).isEqualTo("powersave on 4 CPUs");
-        assertThat(bad.remediation()).isEqualTo(CpuGovernorCheck.FIX).startsWith("cpupower frequency-set -g performance");
+        assertThat(bad.remediation()).isEqualTo(CpuGovernorCheck.FIX).startsWith("for g in /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor; do echo performance");
         for (int cpu = 0; cpu < 4; cpu++) {
             write(root, "sys/devices/system/cpu/cpu" + cpu + "/cpufreq/scaling_governor", "performance\n");
         }
@@ -103,7 +103,7 @@ class HostChecksTreeTest {
         List<Finding> f = check(root);
         Finding bad = of(f, KernelModuleCheck.RDMA, "0000:46:00.0 (mlx5_core)");
         assertThat(bad.severity()).isEqualTo(Severity.FAIL);
-        assertThat(bad.remediation()).isEqualTo("modprobe mlx5_ib");
+        assertThat(bad.remediation()).isEqualTo("modprobe mlx5_ib\necho mlx5_ib > /etc/modules-load.d/mlx5_ib.conf");
         assertThat(CheckTrees.withId(f, KernelModuleCheck.RDMA)).as("the I350 (igb) has no RDMA driver to load")
                 .extracting(Finding::subject).containsExactly("0000:46:00.0 (mlx5_core)");
         // mlx5_ib loaded: gpud's mlx5_0 registered on that function

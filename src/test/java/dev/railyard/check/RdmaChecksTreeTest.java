@@ -73,7 +73,8 @@ class RdmaChecksTreeTest {
         List<Finding> f = check(root);
         Finding phys = of(f, RdmaPortCheck.PHYS, "mlx5_5:1");
         assertThat(phys.severity()).isEqualTo(Severity.WARN);
-        assertThat(phys.remediation()).startsWith("no cable or no peer: seat the QSFP cable/DAC");
+        assertThat(phys.remediation()).startsWith("# no cable or no peer: seat the QSFP cable/DAC")
+                .endsWith("\ncat /sys/class/infiniband/mlx5_5/ports/1/phys_state");
         Finding state = of(f, RdmaPortCheck.STATE, "mlx5_5:1");
         assertThat(state.severity()).as("seed 002: an unused port may be down").isEqualTo(Severity.WARN);
         assertThat(state.remediation()).contains("ibv_devinfo -d mlx5_5").contains("ib_write_bw --ib-port=1");
@@ -119,7 +120,7 @@ class RdmaChecksTreeTest {
         Finding none = of(check(root, S1), RoceGidCheck.ID, "mlx4_0:2");
         assertThat(none.severity()).isEqualTo(Severity.FAIL);
         assertThat(none.observed()).isEqualTo("no GID for 10.0.0.1 (0 GIDs)");
-        assertThat(none.remediation()).startsWith("ip addr add 10.0.0.1/24 dev ens6d1 ");
+        assertThat(none.remediation()).startsWith("ip addr add 10.0.0.1/24 dev ens6d1\nprintf 'network:");
     }
 
     @Test
@@ -128,8 +129,8 @@ class RdmaChecksTreeTest {
         Finding bad = of(check(root, S1), FabricNetdevCheck.MTU, "ens6d1");
         assertThat(bad.severity()).isEqualTo(Severity.FAIL);
         assertThat(bad.observed()).isEqualTo("1500");
-        assertThat(bad.remediation()).startsWith("ip link set dev ens6d1 mtu 9000 ")
-                .contains("ethernets: {ens6d1: {mtu: 9000}}");
+        assertThat(bad.remediation()).startsWith("ip link set dev ens6d1 mtu 9000\nprintf 'network:")
+                .contains("    ens6d1:\\n      mtu: 9000\\n' > /etc/netplan/90-railyard-ens6d1-mtu.yaml");
         write(root, CheckTrees.ENS6D1 + "/mtu", "9000\n");
         assertThat(of(check(root, S1), FabricNetdevCheck.MTU, "ens6d1").severity()).isEqualTo(Severity.PASS);
     }
@@ -143,7 +144,10 @@ class RdmaChecksTreeTest {
                 + "\"inet6\",\"local\":\"fe80::268a:7ff:fe52:aab1\",\"prefixlen\":64}]}]");
         Finding missing = of(check(root, S1), FabricNetdevCheck.ADDRESS, "ens6d1");
         assertThat(missing.severity()).isEqualTo(Severity.FAIL);
-        assertThat(missing.remediation()).startsWith("ip addr add 10.0.0.1/24 dev ens6d1 ");
+        assertThat(missing.remediation().lines()).containsExactly("ip addr add 10.0.0.1/24 dev ens6d1",
+                "printf 'network:\\n  version: 2\\n  ethernets:\\n    ens6d1:\\n      addresses: [10.0.0.1/24]\\n' > "
+                        + "/etc/netplan/90-railyard-ens6d1-address.yaml && chmod 600 /etc/netplan/90-railyard-ens6d1-address.yaml "
+                        + "&& netplan apply");
         write(root, "railyard/ip-address.json", "[{\"ifindex\":4,\"ifname\":\"ens6d1\",\"addr_info\":[{\"family\":"
                 + "\"inet\",\"local\":\"10.0.0.1\",\"prefixlen\":24}]}]");
         Finding ok = of(check(root, S1), FabricNetdevCheck.ADDRESS, "ens6d1");
@@ -152,7 +156,7 @@ class RdmaChecksTreeTest {
         write(root, CheckTrees.ENS6D1 + "/operstate", "down\n");
         Finding down = of(check(root, S1), FabricNetdevCheck.ADDRESS, "ens6d1");
         assertThat(down.severity()).isEqualTo(Severity.FAIL);
-        assertThat(down.remediation()).isEqualTo("ip link set ens6d1 up");
+        assertThat(down.remediation()).startsWith("ip link set dev ens6d1 up\n");
     }
 
     @Test
@@ -211,7 +215,7 @@ class RdmaChecksTreeTest {
         Finding flaps = of(check(root), CarrierCheck.ID, "eth0");
         assertThat(flaps.severity()).isEqualTo(Severity.WARN);
         assertThat(flaps.observed()).isEqualTo("57 carrier changes");
-        assertThat(flaps.remediation()).endsWith("(ip -s link show eth0; ethtool eth0)");
+        assertThat(flaps.remediation()).endsWith("\nip -s link show eth0\nethtool eth0");
         assertThat(CheckTrees.withId(check(root), CarrierCheck.ID)).as("bonds are not cabling")
                 .extracting(Finding::subject).containsExactly("eth0");
     }

@@ -1,0 +1,60 @@
+package dev.railyard.check;
+
+import dev.railyard.model.Finding;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What "runnable" means for a finding's fix: every line is a shell comment or a command a Linux admin has (the first
+ * word from a known list, so prose like "check the cable" fails), the whole block parses with {@code bash -n}, and
+ * nothing is left to fill in ({@code <netdev>}, {@code <version>}).
+ */
+final class RunnableFixes {
+
+    static final Set<String> COMMANDS = Set.of("modprobe", "echo", "printf", "ip", "nmcli", "netplan", "systemctl",
+            "mkdir", "for", "cat", "ls", "lspci", "dmesg", "nvidia-smi", "dcgmi", "ipmitool", "perfquery", "ibportstate",
+            "ibv_devinfo", "rdma", "grep", "ethtool", "railyard", "command", "chmod", "ib_write_bw");
+    private static final Pattern PLACEHOLDER = Pattern.compile("<[A-Za-z][A-Za-z _-]*>");
+    private static final Map<String, String> PARSED = new ConcurrentHashMap<>();
+
+    private RunnableFixes() {
+    }
+
+    static void assertRunnable(Finding f) {
+        String fix = f.remediation();
+        if (fix.isEmpty()) return;
+        assertThat(PLACEHOLDER.matcher(fix).find()).as("%s %s: a placeholder in%n%s", f.id(), f.subject(), fix).isFalse();
+        for (String line : fix.lines().toList()) {
+            if (line.startsWith("# ")) continue;
+            String first = line.replaceFirst("^\\(+", "").split(" ", 2)[0];
+            assertThat(COMMANDS).as("%s %s: line is not a command: %s", f.id(), f.subject(), line).contains(first);
+        }
+        assertThat(PARSED.computeIfAbsent(fix, RunnableFixes::bashSyntax)).as("%s %s: bash -n on%n%s", f.id(), f.subject(), fix)
+                .isEmpty();
+    }
+
+    /** bash's own parser, so quoting mistakes in a fix are caught; "" when it parses. */
+    private static String bashSyntax(String script) {
+        try {
+            Process p = new ProcessBuilder("bash", "-n").redirectErrorStream(true).start();
+            p.getOutputStream().write(script.getBytes(StandardCharsets.UTF_8));
+            p.getOutputStream().close();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(30, TimeUnit.SECONDS)) p.destroyForcibly();
+            return p.exitValue() == 0 ? "" : out;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

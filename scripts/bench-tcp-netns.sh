@@ -95,7 +95,7 @@ for r in $(seq 1 "$rounds"); do
     is=$(jq '.end.sum_sent.bits_per_second / 1e9' "$out/r$r-iperf3-$p.json")
     ir=$(jq '.end.sum_received.bits_per_second / 1e9' "$out/r$r-iperf3-$p.json")
     ys=$(jq '.senderGbitsPerSecond' "$out/r$r-railyard-$p.json")
-    yr=$(jq '.receiver.gbitsPerSecond // 0' "$out/r$r-railyard-$p.json")
+    yr=$(jq '.receiver.value.gbitsPerSecond // 0' "$out/r$r-railyard-$p.json")
     printf '%-5s %-6s %12.2f %12.2f %12.2f %12.2f %7s %7s\n' "$r" "bw-$p" "$is" "$ir" "$ys" "$yr" \
       "$(ratio "$ys" "$is")" "$(ratio "$yr" "$ir")"
   done

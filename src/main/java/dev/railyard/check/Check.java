@@ -10,5 +10,10 @@ public interface Check {
     /** The catalog ID, or the common prefix when the check emits several IDs ("rdma.port"). */
     String id();
 
+    /** The IDs or prefixes its findings fall under, when {@link #id()} alone does not cover them all. */
+    default List<String> ids() {
+        return List.of(id());
+    }
+
     List<Finding> run(CheckInput in);
 }

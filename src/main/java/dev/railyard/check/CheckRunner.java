@@ -40,6 +40,20 @@ public final class CheckRunner {
         return checks.stream().flatMap(c -> c.run(in).stream()).sorted(WORST_FIRST).toList();
     }
 
+    /**
+     * Whether a --only prefix can select anything: it is the start of a check's ID ("rdma." of "rdma.port") or lies
+     * under one ("gpu.xid" under "gpu.xid", "gpu.temperature" under "gpu").
+     */
+    public boolean selectsAny(String prefix) {
+        return checks.stream().flatMap(c -> c.ids().stream())
+                .anyMatch(id -> id.startsWith(prefix) || prefix.equals(id) || prefix.startsWith(id + "."));
+    }
+
+    /** The check IDs (or their common prefixes), sorted, for a message listing what --only accepts. */
+    public List<String> idPrefixes() {
+        return checks.stream().flatMap(c -> c.ids().stream()).distinct().sorted().toList();
+    }
+
     /** Keep findings whose ID starts with one of the prefixes ("rdma." or "gpu.xid"); all when none given. */
     public static List<Finding> only(List<Finding> findings, List<String> prefixes) {
         if (prefixes.isEmpty()) return findings;

@@ -34,6 +34,11 @@ public final class RdmaPortCheck implements Check {
     }
 
     @Override
+    public List<String> ids() {
+        return List.of("rdma.port", SM);
+    }
+
+    @Override
     public List<Finding> run(CheckInput in) {
         List<Finding> out = new ArrayList<>();
         for (RdmaPort p : in.ports()) {

@@ -1,5 +1,6 @@
 package dev.railyard.cli;
 
+import dev.railyard.check.CheckCoverage;
 import dev.railyard.check.CheckInput;
 import dev.railyard.check.CheckRunner;
 import dev.railyard.check.SpecLoader;
@@ -9,12 +10,14 @@ import dev.railyard.collect.InventoryCollector;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NodeInventory;
+import dev.railyard.model.NotJudged;
 import dev.railyard.model.RailyardException;
 import dev.railyard.model.Severity;
 import dev.railyard.platform.Clock;
 import dev.railyard.report.FindingsJson;
 import dev.railyard.report.FindingsText;
 import dev.railyard.report.JUnitReport;
+import dev.railyard.report.TextStyle;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -70,6 +73,8 @@ public final class CheckCommand implements Callable<Integer> {
     CommandSpec spec;
 
     private final SpecLoader specLoader;
+    /** The terminal's style unless a test sets one. */
+    TextStyle style;
 
     public CheckCommand() {
         this(file -> new SpecReader().read(file));
@@ -81,6 +86,12 @@ public final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        CheckRunner runner = CheckRunner.nodeChecks();
+        List<String> unknown = only.stream().filter(p -> !runner.selectsAny(p)).toList();
+        if (!unknown.isEmpty()) {
+            throw new RailyardException.Usage("--only " + String.join(",", unknown) + " matches no check",
+                    "use a prefix of one of: " + String.join(", ", runner.idPrefixes()));
+        }
         Optional<ClusterSpec> cluster = Optional.empty();
         if (specFile != null) {
             if (!Files.isRegularFile(specFile)) {
@@ -108,12 +119,13 @@ public final class CheckCommand implements Callable<Integer> {
                     + String.join(", ", cluster.get().nodes().stream().map(ClusterSpec.Node::name).toList()) + ")");
             err.flush();
         }
-        List<Finding> findings = CheckRunner.only(
-                CheckRunner.nodeChecks().run(new CheckInput(inventory, cluster, name)), only);
+        CheckInput input = new CheckInput(inventory, cluster, name);
+        List<Finding> findings = CheckRunner.only(CheckRunner.nodeChecks().run(input), only);
+        List<NotJudged> notJudged = CheckCoverage.of(input);
         PrintWriter out = spec.commandLine().getOut();
         out.print(switch (format) {
-            case TEXT -> FindingsText.render(name, findings);
-            case JSON -> FindingsJson.render(findings);
+            case TEXT -> FindingsText.render(name, findings, notJudged, style != null ? style : Terminal.style());
+            case JSON -> FindingsJson.render(name, findings, notJudged);
             case JUNIT -> JUnitReport.render(name, findings);
         });
         out.flush();

@@ -28,7 +28,7 @@ import java.util.concurrent.Callable;
                         + "On a machine with none of this it prints what it found and exits 0."},
         footer = {"", "Examples:",
                 "  railyard inventory",
-                "  railyard inventory --format json | jq '.rdmaDevices[].ports[] | {ref: (.device+\":\"+(.port|tostring)), state}'",
+                "  railyard inventory --format json | jq '.rdmaDevices[].ports[] | [.device, .port, .state.value.name]'",
                 "  railyard inventory --root ./node-capture"})
 public final class InventoryCommand implements Callable<Integer> {
 
@@ -53,7 +53,7 @@ public final class InventoryCommand implements Callable<Integer> {
                 .collect(root.hostRoot());
         PrintWriter out = spec.commandLine().getOut();
         if (jsonWarmUp != null) jsonWarmUp.join();
-        out.print(format == OutputFormat.JSON ? Json.write(inventory) + "\n" : InventoryText.render(inventory));
+        out.print(format == OutputFormat.JSON ? Json.write(inventory) + "\n" : InventoryText.render(inventory, Terminal.style()));
         out.flush();
         return ExitCodes.OK;
     }

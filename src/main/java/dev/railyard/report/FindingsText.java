@@ -1,6 +1,7 @@
 package dev.railyard.report;
 
 import dev.railyard.model.Finding;
+import dev.railyard.model.NotJudged;
 import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
@@ -11,49 +12,87 @@ import java.util.stream.Collectors;
 
 /**
  * Findings for people: one table per severity, worst first, each row followed by the command that fixes it
- * ("fix:") or, on a PASS, the command that uses what was found ("use:"), then a one-line summary.
+ * ("fix:") or, on a PASS, the command that uses what was found ("use:"); then what could not be judged, then a
+ * one-line summary. Long observations wrap within the terminal's width; fix commands are never wrapped, so they
+ * still paste as one line each.
  */
 public final class FindingsText {
 
-    private static final List<Severity> ORDER = List.of(Severity.FAIL, Severity.WARN, Severity.UNKNOWN, Severity.INFO, Severity.PASS);
-    private static final int OBSERVED_WIDTH = 48;
+    static final List<Severity> ORDER = List.of(Severity.FAIL, Severity.WARN, Severity.UNKNOWN, Severity.INFO, Severity.PASS);
+    private static final String FIX_INDENT = "      ";
 
     private FindingsText() {
     }
 
     public static String render(String node, List<Finding> findings) {
+        return render(node, findings, List.of(), TextStyle.PLAIN);
+    }
+
+    public static String render(String node, List<Finding> findings, List<NotJudged> notJudged, TextStyle style) {
         Map<Severity, List<Finding>> bySeverity = new EnumMap<>(Severity.class);
         for (Finding f : findings) bySeverity.computeIfAbsent(f.severity(), s -> new ArrayList<>()).add(f);
         StringBuilder out = new StringBuilder("Checks on ").append(node).append('\n');
         for (Severity s : ORDER) {
             List<Finding> group = bySeverity.get(s);
             if (group == null) continue;
-            out.append('\n').append(s).append(" (").append(group.size()).append(")\n");
-            int idW = Math.max(2, group.stream().mapToInt(f -> f.id().length()).max().orElse(0));
-            int subW = Math.max(7, group.stream().mapToInt(f -> f.subject().length()).max().orElse(0));
-            String fmt = "  %-" + idW + "s  %-" + subW + "s  %-" + OBSERVED_WIDTH + "s  %s%n";
-            out.append(String.format(fmt, "ID", "SUBJECT", "OBSERVED", "EXPECTED"));
-            for (Finding f : group) {
-                out.append(String.format(fmt, f.id(), f.subject(), clip(f.observed()), f.expected()));
-                if (!f.remediation().isEmpty()) {
-                    // A fix is one command per line: each under the one before, so the block pastes as it reads.
-                    out.append("      ").append(s == Severity.PASS ? "use: " : "fix: ")
-                            .append(f.remediation().replace("\n", "\n           ")).append('\n');
+            out.append('\n').append(style.paint(s + " (" + group.size() + ")", colour(s))).append('\n');
+            appendGroup(out, group, s, style);
+        }
+        if (!notJudged.isEmpty()) {
+            out.append('\n').append(style.paint("NOT JUDGED (" + notJudged.size() + ")", 35)).append('\n');
+            int areaW = notJudged.stream().mapToInt(n -> n.area().length()).max().orElse(0);
+            for (NotJudged n : notJudged) {
+                String pad = " ".repeat(2 + areaW + 2);
+                List<String> lines = Wrap.words(n.reason(), style.width() - pad.length());
+                out.append("  ").append(n.area()).append(" ".repeat(areaW - n.area().length() + 2)).append(lines.getFirst()).append('\n');
+                for (String l : lines.subList(1, lines.size())) out.append(pad).append(l).append('\n');
+            }
+        }
+        out.append('\n').append(summary(findings));
+        if (!notJudged.isEmpty()) {
+            out.append("; not judged: ").append(notJudged.stream().map(NotJudged::area).distinct().collect(Collectors.joining(", ")));
+        }
+        return out.append('\n').toString();
+    }
+
+    /** The group's rows in shared columns, each row followed by its fix, a command per line. */
+    private static void appendGroup(StringBuilder out, List<Finding> group, Severity s, TextStyle style) {
+        TextTable table = new TextTable("ID", "SUBJECT", "OBSERVED", "EXPECTED");
+        for (Finding f : group) table.row(f.id(), f.subject(), f.observed(), f.expected());
+        List<List<String>> rows = table.lines("  ", style.width());
+        rows.getFirst().forEach(l -> out.append(l).append('\n'));
+        for (int i = 0; i < group.size(); i++) {
+            rows.get(i + 1).forEach(l -> out.append(l).append('\n'));
+            Finding f = group.get(i);
+            if (f.remediation().isEmpty()) continue;
+            String label = s == Severity.PASS ? "use: " : "fix: ";
+            String pad = FIX_INDENT + " ".repeat(label.length());
+            boolean first = true;
+            for (String cmd : f.remediation().lines().toList()) {
+                // Comments wrap like prose; commands stay whole so they paste as one line.
+                List<String> parts = !cmd.startsWith("# ") ? List.of(cmd)
+                        : Wrap.words(cmd.substring(2), style.width() - pad.length() - 2).stream().map(p -> "# " + p).toList();
+                for (String p : parts) {
+                    out.append(first ? FIX_INDENT + label : pad).append(p).append('\n');
+                    first = false;
                 }
             }
         }
-        out.append('\n').append(summary(findings)).append('\n');
-        return out.toString();
+    }
+
+    private static int colour(Severity s) {
+        return switch (s) {
+            case FAIL -> 31;
+            case WARN -> 33;
+            case UNKNOWN -> 35;
+            case INFO -> 36;
+            case PASS -> 32;
+        };
     }
 
     /** "2 FAIL, 1 WARN, 0 UNKNOWN, 3 INFO, 20 PASS". */
     public static String summary(List<Finding> findings) {
         Map<Severity, Long> counts = findings.stream().collect(Collectors.groupingBy(Finding::severity, Collectors.counting()));
         return ORDER.stream().map(s -> counts.getOrDefault(s, 0L) + " " + s).collect(Collectors.joining(", "));
-    }
-
-    /** Long observations (Xid messages) are cut so the table stays readable; JSON and JUnit keep them whole. */
-    private static String clip(String s) {
-        return s.length() <= OBSERVED_WIDTH ? s : s.substring(0, OBSERVED_WIDTH - 3) + "...";
     }
 }

@@ -12,6 +12,11 @@ public final class InventoryText {
     }
 
     public static String render(NodeInventory inv) {
+        return render(inv, TextStyle.PLAIN);
+    }
+
+    /** Tables wrap their cells within the width; any other line too long wraps under its own indent. */
+    public static String render(NodeInventory inv, TextStyle style) {
         StringBuilder out = new StringBuilder();
         out.append("Node ").append(inv.hostname()).append("  root ").append(inv.root())
                 .append("  at ").append(inv.takenAt()).append('\n');
@@ -22,11 +27,11 @@ public final class InventoryText {
         out.append('\n');
         RdmaSection.appendTo(out, inv.rdmaDevices(), inv.interfaces());
         out.append('\n');
-        NetSection.appendTo(out, inv.interfaces());
+        NetSection.appendTo(out, inv.interfaces(), style.width());
         out.append('\n');
         TopologySection.appendTo(out, inv.topology());
         out.append('\n');
         HostSection.appendTo(out, inv.host(), inv.xidEvents());
-        return out.toString();
+        return Wrap.lines(out.toString(), style.width());
     }
 }

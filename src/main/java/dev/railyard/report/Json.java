@@ -1,11 +1,13 @@
 package dev.railyard.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.railyard.model.Reading;
@@ -14,10 +16,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * JSON for scripts. A present reading is written as its value; an absent one as {"absent": "why"}; a failed one
- * as {"failed": "path", "cause": "..."} — so a script can test for a plain value or for one of the two keys.
+ * JSON for scripts (docs/json.md). Every document is an object whose first key is {@code schemaVersion}. A reading is
+ * always an object with a {@code state}: {"state": "present", "value": ...}, {"state": "absent", "reason": "why"} or
+ * {"state": "failed", "path": "...", "cause": "..."}, so a field keeps one type whatever the machine had.
  */
 public final class Json {
+
+    /** Raised when a field changes meaning or type, or one is removed; adding a field keeps it. */
+    public static final int SCHEMA_VERSION = 1;
 
     private static final ObjectMapper MAPPER = create();
 
@@ -33,9 +39,16 @@ public final class Json {
         MAPPER.writerFor(type);
     }
 
+    /** A top-level document: {@code value}'s fields after {"schemaVersion": N}. */
     public static String write(Object value) {
         try {
-            return MAPPER.writeValueAsString(value);
+            JsonNode body = MAPPER.valueToTree(value);
+            if (!(body instanceof ObjectNode fields)) {
+                throw new IllegalArgumentException("a JSON document is an object, not " + body.getNodeType());
+            }
+            ObjectNode doc = MAPPER.createObjectNode().put("schemaVersion", SCHEMA_VERSION);
+            doc.setAll(fields);
+            return MAPPER.writeValueAsString(doc);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -58,15 +71,23 @@ public final class Json {
         @Override
         public void serialize(Reading reading, JsonGenerator gen, SerializerProvider provider) throws IOException {
             switch (reading) {
-                case Reading.Present<?>(Object v) -> provider.defaultSerializeValue(v, gen);
+                case Reading.Present<?>(Object v) -> {
+                    gen.writeStartObject();
+                    gen.writeStringField("state", "present");
+                    gen.writeFieldName("value");
+                    provider.defaultSerializeValue(v, gen);
+                    gen.writeEndObject();
+                }
                 case Reading.Absent<?>(String reason) -> {
                     gen.writeStartObject();
-                    gen.writeStringField("absent", reason);
+                    gen.writeStringField("state", "absent");
+                    gen.writeStringField("reason", reason);
                     gen.writeEndObject();
                 }
                 case Reading.Failed<?>(String path, String cause) -> {
                     gen.writeStartObject();
-                    gen.writeStringField("failed", path);
+                    gen.writeStringField("state", "failed");
+                    gen.writeStringField("path", path);
                     gen.writeStringField("cause", cause);
                     gen.writeEndObject();
                 }

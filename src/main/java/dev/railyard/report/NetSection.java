@@ -11,7 +11,7 @@ final class NetSection {
     private NetSection() {
     }
 
-    static void appendTo(StringBuilder out, List<NetInterface> interfaces) {
+    static void appendTo(StringBuilder out, List<NetInterface> interfaces, int width) {
         out.append("Network (").append(interfaces.size()).append(" interfaces)\n");
         if (interfaces.isEmpty()) {
             out.append("  none found (no interfaces under sys/class/net)\n");
@@ -29,14 +29,14 @@ final class NetSection {
                     notes.cell(n.speedMbps(), NetSection::speed),
                     notes.cell(n.mac()),
                     notes.cell(n.driver()),
-                    notes.cell(n.addresses(), a -> a.isEmpty() ? "none" : String.join(",", a)),
+                    notes.cell(n.addresses(), a -> a.isEmpty() ? "none" : String.join(", ", a)),
                     n.bondSlaves().isEmpty() ? notes.cell(n.bondMaster(), m -> "in " + m)
                             : "master of " + String.join(",", n.bondSlaves()),
                     notes.cell(n.ipoibMode()),
                     n.rdmaPorts().isEmpty() ? "-" : n.rdmaPorts().stream().map(Object::toString)
                             .collect(Collectors.joining(",")));
         }
-        table.appendTo(out, "  ");
+        table.appendTo(out, "  ", width);
         if (notes.shortened()) out.append("  paths are under sys/class/net/NAME/\n");
         for (String line : notes.lines()) out.append("  ").append(line).append('\n');
     }

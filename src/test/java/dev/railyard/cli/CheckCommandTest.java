@@ -71,6 +71,41 @@ class CheckCommandTest {
     }
 
     @Test
+    void onlyThatMatchesNoCheckIsAUsageErrorListingThePrefixes(@TempDir Path dir) throws IOException {
+        Path root = tree(dir, false);
+        Run r = run(Main.commandLine(), "check", "--root", root.toString(), "--only", "gpu.xid,rdam.");
+        assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("--only rdam. matches no check").contains("rdma.ib.sm, rdma.lag")
+                .contains("gpu, gpu.ecc.uncorrected");
+        assertThat(run(Main.commandLine(), "check", "--root", root.toString(), "--only", "rdma.ib.sm,gpu.temperature,host.").code())
+                .as("an ID a check emits under its prefix, and a prefix of several").isZero();
+    }
+
+    @Test
+    void aRootThatIsNotACaptureIsAUsageError(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("notes.txt"), "not a capture\n");
+        Run r = run(Main.commandLine(), "check", "--root", dir.toString());
+        assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("is not a capture").contains("sys/, proc/, railyard/");
+        assertThat(run(Main.commandLine(), "inventory", "--root", dir.toString()).code()).isEqualTo(ExitCodes.USAGE);
+    }
+
+    @Test
+    void whatCouldNotBeJudgedIsInTheSummaryAndTheJson(@TempDir Path dir) throws IOException {
+        Path root = tree(dir, false);
+        Run text = run(Main.commandLine(), "check", "--root", root.toString());
+        assertThat(text.out()).contains("NOT JUDGED (3)").contains("  gpu   no GPU found")
+                .contains("  rdma  no RDMA device in /sys/class/infiniband")
+                .containsPattern("\\n0 FAIL, .* PASS; not judged: gpu, rdma, spec\\n$");
+        Run json = run(Main.commandLine(), "check", "--root", root.toString(), "--format", "json");
+        var doc = dev.railyard.report.Json.mapper().readTree(json.out());
+        assertThat(doc.get("node").asText()).isEqualTo("gpuserver1");
+        assertThat(doc.at("/summary/FAIL").asInt()).isZero();
+        assertThat(doc.get("notJudged")).extracting(n -> n.get("area").asText()).containsExactly("gpu", "rdma", "spec");
+        assertThat(doc.get("findings").isArray()).isTrue();
+    }
+
+    @Test
     void unknownFormatIsAUsageError(@TempDir Path dir) throws IOException {
         assertThat(run(Main.commandLine(), "check", "--root", tree(dir, false).toString(), "--format", "yaml").code())
                 .isEqualTo(ExitCodes.USAGE);

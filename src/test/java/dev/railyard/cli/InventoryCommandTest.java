@@ -44,7 +44,8 @@ class InventoryCommandTest {
     }
 
     @Test
-    void anEmptyNodeSaysNoneFoundAndExitsZero(@TempDir Path dir) {
+    void anEmptyNodeSaysNoneFoundAndExitsZero(@TempDir Path dir) throws IOException {
+        java.nio.file.Files.createDirectories(dir.resolve("sys"));
         Run r = run("inventory", "--root", dir.toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("GPUs (0)", "RDMA (0 devices, 0 ports)", "Network (0 interfaces)", "PCIe (0 GPUs, 0 NICs)",
@@ -52,7 +53,7 @@ class InventoryCommandTest {
         assertThat(r.out().split("none found", -1)).hasSize(6);
     }
 
-    /** JSON: readings as a value, {"absent": why} or {"failed": path, "cause": ...}; every inventory key present. */
+    /** JSON: readings as {"state": present|absent|failed, ...}; every inventory key present. */
     @Test
     void jsonOfTheProcfsTreeParsesWithTheModelsKeys(@TempDir Path dir) throws IOException {
         Path root = InventoryTextTrees.procfs(dir);
@@ -61,19 +62,21 @@ class InventoryCommandTest {
         JsonNode json = Json.mapper().readTree(r.out());
         List<String> keys = new ArrayList<>();
         json.fieldNames().forEachRemaining(keys::add);
-        assertThat(keys).containsExactlyInAnyOrder("hostname", "takenAt", "root", "host", "pciDevices", "gpu",
+        assertThat(keys).containsExactlyInAnyOrder("schemaVersion", "hostname", "takenAt", "root", "host", "pciDevices", "gpu",
                 "rdmaDevices", "interfaces", "topology", "xidEvents");
         assertThat(json.get("root").asText()).isEqualTo(root.toString());
-        assertThat(json.at("/gpu/nvml/absent").asText()).startsWith("NVML unavailable: captured tree ").contains("NVML is only asked");
+        assertThat(json.at("/gpu/nvml/state").asText()).isEqualTo("absent");
+        assertThat(json.at("/gpu/nvml/reason").asText()).startsWith("NVML unavailable: captured tree ").contains("NVML is only asked");
         JsonNode mlx5 = json.get("rdmaDevices").get(2);
         assertThat(mlx5.get("name").asText()).isEqualTo("mlx5_0");
-        assertThat(mlx5.get("nodeGuid").asText()).isEqualTo("0a7f:bc12:45ef:d23b");
-        assertThat(mlx5.get("hcaType").asText()).isEqualTo("MT4118");
-        assertThat(mlx5.at("/ports/0/physState/name").asText()).isEqualTo("ACTIVE");
-        assertThat(mlx5.at("/ports/0/rate/gbps").asDouble()).isEqualTo(25.0);
-        assertThat(mlx5.at("/ports/0/lid/absent").asText()).isEqualTo("no sys/class/infiniband/mlx5_0/ports/1/lid");
-        assertThat(json.at("/host/memlock/bytes").asLong()).isEqualTo(65536);
-        assertThat(json.at("/xidEvents/absent").asText()).isEqualTo("no railyard/dmesg.txt in the capture");
+        assertThat(mlx5.at("/nodeGuid/value").asText()).isEqualTo("0a7f:bc12:45ef:d23b");
+        assertThat(mlx5.at("/hcaType/value").asText()).isEqualTo("MT4118");
+        assertThat(mlx5.at("/ports/0/physState/value/name").asText()).isEqualTo("ACTIVE");
+        assertThat(mlx5.at("/ports/0/rate/value/gbps").asDouble()).isEqualTo(25.0);
+        assertThat(mlx5.at("/ports/0/lid/state").asText()).isEqualTo("absent");
+        assertThat(mlx5.at("/ports/0/lid/reason").asText()).isEqualTo("no sys/class/infiniband/mlx5_0/ports/1/lid");
+        assertThat(json.at("/host/memlock/value/bytes").asLong()).isEqualTo(65536);
+        assertThat(json.at("/xidEvents/reason").asText()).isEqualTo("no railyard/dmesg.txt in the capture");
         assertThat(json.at("/interfaces/0/name").asText()).isEqualTo("eth0");
     }
 

@@ -25,7 +25,21 @@ class InventoryTextGoldenTest {
     /** The temp root differs per run; it is the only varying text (header and the NVML reason name it). */
     private static String render(Path root) {
         NodeInventory inv = InventoryTextTrees.collect(root);
-        return InventoryText.render(inv).replace(root.toString(), "<root>");
+        // As wide as it needs: the temp root's length would otherwise move the wrap points between runs.
+        return InventoryText.render(inv, new TextStyle(10_000, false)).replace(root.toString(), "<root>");
+    }
+
+    @Test
+    void atOneHundredColumnsLinesWrapAndNoWordIsLost() throws IOException {
+        NodeInventory inv = InventoryTextTrees.collect(InventoryTextTrees.gpudH100(dir));
+        String wide = InventoryText.render(inv, new TextStyle(10_000, false));
+        String narrow = InventoryText.render(inv, TextStyle.PLAIN);
+        assertThat(wide.lines()).anyMatch(l -> l.length() > 100);
+        for (String line : narrow.lines().toList()) {
+            boolean oneWord = !line.trim().contains(" ");
+            if (!oneWord) assertThat(line.length()).as(line).isLessThanOrEqualTo(100);
+        }
+        assertThat(narrow.split("\\s+")).as("the same words, none cut").containsExactlyInAnyOrder(wide.split("\\s+"));
     }
 
     private static void assertGolden(String name, String actual) throws IOException {

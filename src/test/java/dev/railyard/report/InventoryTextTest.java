@@ -44,7 +44,7 @@ class InventoryTextTest {
                 Reading.of(List.of(new Gpu.NvLink(0, true), new Gpu.NvLink(1, false))), Reading.failed("nvmlDeviceGetPersistenceMode", "NVML_ERROR_NO_PERMISSION"));
         GpuInventory gpus = new GpuInventory(
                 Reading.of(new GpuInventory.NvmlSystem("535.183.01", "12.2", "12.535.183.01")), List.of(v100));
-        String text = InventoryText.render(node(gpus, new PcieTopology(List.of(), List.of())));
+        String text = InventoryText.render(node(gpus, new PcieTopology(List.of(), List.of())), new TextStyle(10_000, false));
         assertThat(text).contains("""
                 GPUs (1)
                   NVML: driver 535.183.01, CUDA 12.2, NVML 12.535.183.01

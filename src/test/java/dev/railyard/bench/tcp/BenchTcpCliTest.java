@@ -78,11 +78,12 @@ class BenchTcpCliTest {
             assertThat(run("bench", "tcp", "client", "127.0.0.1", "--port", port, "--streams", "2",
                     "--duration", "300ms", "--interval", "100ms", "--msg-size", "64K", "--format", "json")).isZero();
             JsonNode json = Json.mapper().readTree(out.toString());
+            assertThat(json.get("schemaVersion").asInt()).isEqualTo(Json.SCHEMA_VERSION);
             assertThat(json.get("streams").asInt()).isEqualTo(2);
             assertThat(json.get("msgSize").asInt()).isEqualTo(65536);
             assertThat(json.get("intervals")).hasSize(3);
             assertThat(json.get("sentBytes").asLong()).isPositive();
-            assertThat(json.at("/receiver/bytes").asLong()).isEqualTo(json.get("sentBytes").asLong());
+            assertThat(json.at("/receiver/value/bytes").asLong()).isEqualTo(json.get("sentBytes").asLong());
             assertThat(err.toString()).as("no progress lines in json mode").isEmpty();
 
             out.getBuffer().setLength(0);

@@ -9,12 +9,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * check --format json: {schemaVersion, node, summary: {FAIL: n, WARN: n, UNKNOWN: n, INFO: n, PASS: n},
+ * check --format json (docs/json.md): {schemaVersion, node, summary: {PASS: n, INFO: n, UNKNOWN: n, WARN: n, FAIL: n},
  * notJudged: [{area, reason}], findings: [{id, severity, subject, observed, expected, remediation}]}.
  */
 public final class FindingsJson {
 
-    /** The document; summary has every severity, worst first, zeros included, so scripts need no defaults. */
+    /** The document; summary has every severity, zeros included, so scripts need no defaults. */
     record Document(String node, Map<Severity, Long> summary, List<NotJudged> notJudged, List<Finding> findings) {}
 
     private FindingsJson() {

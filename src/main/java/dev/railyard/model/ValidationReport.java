@@ -7,7 +7,7 @@ import java.util.stream.Stream;
 
 /**
  * Everything one validate run found: per node, across the cluster, per pair, who is to blame, and the benchmarks
- * (NCCL, storage, GPU copies). {@code complete} is false for a run that was interrupted or is still going; what was
+ * (NCCL, storage, GPU copies) with their curves against message size. {@code complete} is false for a run that was interrupted or is still going; what was
  * measured is kept either way. The JSON form of this record is documented in docs/json.md.
  */
 public record ValidationReport(
@@ -24,7 +24,8 @@ public record ValidationReport(
         List<PairResult> pairs,
         List<Finding> pairFindings,
         List<Culprit> culprits,
-        List<Finding> benchFindings) {
+        List<Finding> benchFindings,
+        List<SizeCurve> curves) {
 
     public static final int SCHEMA_VERSION = 1;
 
@@ -35,6 +36,7 @@ public record ValidationReport(
         pairFindings = List.copyOf(pairFindings);
         culprits = List.copyOf(culprits);
         benchFindings = List.copyOf(benchFindings);
+        curves = List.copyOf(curves);
     }
 
     /** Every finding of the run: node, cluster, pair and bench. */

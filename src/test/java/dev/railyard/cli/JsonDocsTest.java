@@ -79,6 +79,8 @@ class JsonDocsTest {
         assertThat(recordKeys(NcclBenchResult.class)).containsExactlyElementsOf(doc.get("bench nccl"));
         assertThat(recordKeys(BenchRdmaCommand.Report.class)).containsExactlyElementsOf(doc.get("bench rdma"));
         assertThat(recordKeys(BenchStorageCommand.Report.class)).containsExactlyElementsOf(doc.get("bench storage"));
+        assertThat(Arrays.stream(dev.railyard.model.ValidationReport.class.getRecordComponents()).map(c -> c.getName()).toList())
+                .containsExactlyElementsOf(doc.get("validate report"));
         assertThat(doc.get("bench gpu")).containsExactly("schemaVersion", "findings", "run");
     }
 

@@ -9,7 +9,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -19,37 +22,78 @@ import java.util.concurrent.Callable;
         description = {
                 "Pack this node's sysfs/procfs and tool outputs into a .tgz for bug reports and --root.",
                 "",
-                "Pack this node's sysfs/procfs files exactly as the readers use them (symlinks kept), plus the "
-                        + "output of nvidia-smi -q -x, ibstat and dmesg when those exist and the interface addresses, into one .tgz.",
+                "Pack this node's sysfs/procfs files exactly as the readers use them (symlinks kept), the GPU readings "
+                        + "as NVML gave them, and the output of nvidia-smi -q -x, ibstat and dmesg when those exist and "
+                        + "the interface addresses, into one .tgz that unpacks into one directory.",
+                "",
+                "What it contains: this host's name, IP and MAC addresses, InfiniBand GUIDs and GIDs, GPU UUIDs and "
+                        + "serial numbers, the kernel log (which may name users' processes), and the loaded modules. "
+                        + "Add --redact before sharing it outside your site: those values are replaced, each by the "
+                        + "same stand-in everywhere, so the capture still reads as one consistent node.",
                 "",
                 "Attach it to a bug report, or read it elsewhere with --root after unpacking."},
-        footer = {"", "Example:",
+        footer = {"", "Examples:",
                 "  railyard capture --out gpuserver1.tgz",
-                "  mkdir n1 && tar -xzf gpuserver1.tgz -C n1 && railyard inventory --root n1"})
+                "  tar -xzf gpuserver1.tgz && railyard inventory --root gpuserver1",
+                "  railyard capture --redact --out - | ssh admin@jumphost 'cat > gpuserver1.tgz'"})
 public final class CaptureCommand implements Callable<Integer> {
 
-    @Option(names = "--out", required = true, paramLabel = "FILE", description = "Archive to write (.tgz).")
+    @Option(names = "--out", required = true, paramLabel = "FILE",
+            description = "Archive to write (.tgz); - writes it to standard output.")
     Path out;
 
     @Option(names = "--force", description = "Overwrite FILE if it exists.")
     boolean force;
 
+    @Option(names = "--redact",
+            description = "Replace IP and MAC addresses, GUIDs, hostnames, GPU UUIDs and serial numbers, consistently.")
+    boolean redact;
+
     @Spec
     CommandSpec spec;
 
+    /** Where --out - goes; a test hands in its own stream. */
+    OutputStream stdout = System.out;
+
     @Override
     public Integer call() {
-        if (Files.exists(out) && !force) {
+        boolean toStdout = out.toString().equals("-");
+        if (!toStdout && Files.exists(out) && !force) {
             throw new RailyardException.Usage(out + " already exists", "choose another --out or add --force");
         }
-        NodeCapture.Result r = new NodeCapture(CommandRunner.system(), Clock.system()).capture(out);
-        PrintWriter w = spec.commandLine().getOut();
-        w.printf("wrote %s: %d paths%s%n", r.archive(), r.paths(),
-                r.toolsSaved().isEmpty() ? "" : ", plus output of " + String.join(", ", r.toolsSaved()));
+        NodeCapture capture = new NodeCapture(CommandRunner.system(), Clock.system());
+        // The summary goes where the archive does not: stderr when the archive is on stdout.
+        PrintWriter w = toStdout ? spec.commandLine().getErr() : spec.commandLine().getOut();
+        NodeCapture.Result r;
+        if (toStdout) {
+            Path tmp = temporaryArchive();
+            try {
+                r = capture.capture(tmp, "railyard-capture", redact);
+                Files.copy(tmp, stdout);
+                stdout.flush();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } finally {
+                tmp.toFile().delete();
+            }
+        } else {
+            r = capture.capture(out, NodeCapture.topDirectoryFor(out), redact);
+        }
+        w.printf("wrote %s: %d paths under %s/%s%s%n", toStdout ? "the archive to standard output" : r.archive(), r.paths(),
+                r.topDirectory(), r.toolsSaved().isEmpty() ? "" : ", plus " + String.join(", ", r.toolsSaved()),
+                redact ? "; " + r.redacted() + " values redacted" : "");
         if (!r.problems().isEmpty()) {
             w.printf("%d paths could not be copied (listed in railyard/CAPTURE.txt inside the archive)%n", r.problems().size());
         }
         w.flush();
         return ExitCodes.OK;
+    }
+
+    private static Path temporaryArchive() {
+        try {
+            return Files.createTempFile("railyard-capture-", ".tgz");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

@@ -17,7 +17,8 @@ import java.util.stream.Collectors;
 
 /**
  * GPUs through NVML on a live node; from PCI sysfs (vendor 0x10de) when NVML is unavailable. On a captured tree
- * the GPUs come from the nvidia-smi -q -x output {@code railyard capture} saved, which shows what NVML showed live.
+ * the GPUs come from the NVML readings {@code railyard capture} saved (railyard/nvml.json), or from older captures'
+ * nvidia-smi -q -x output.
  * A GPU on the PCI bus that NVML (or the saved output) does not list (fallen off the bus, driver not bound) is
  * still reported, from PCI.
  */
@@ -44,6 +45,7 @@ public final class GpuCollector {
     }
 
     public GpuInventory collect(HostRoot root, List<PciDevice> pci) {
+        if (captured && root.exists(NvmlCaptureFile.FILE)) return fromNvmlCapture(root, pci);
         if (captured && root.exists(NvidiaSmiXml.CAPTURED_FILE)) return fromCapture(root, pci);
         return switch (nvml.get()) {
             case NvmlLoad.Ready(FfmNvml lib) -> {
@@ -68,6 +70,20 @@ public final class GpuCollector {
         Set<String> seen = gpus.stream().map(Gpu::pciAddress).collect(Collectors.toSet());
         gpus.addAll(fromPci(pci, gpus.size(), seen, Reading.absent(why)));
         return new GpuInventory(lib.system(), gpus);
+    }
+
+    /** The GPUs NVML listed when the capture was taken, then PCI GPUs it did not list. */
+    private static GpuInventory fromNvmlCapture(HostRoot root, List<PciDevice> pci) {
+        Reading<GpuInventory> saved = root.read(NvmlCaptureFile.FILE).optional().map(NvmlCaptureFile::parse)
+                .orElse(Reading.failed(NvmlCaptureFile.FILE, "unreadable"));
+        if (!(saved instanceof Reading.Present<GpuInventory>(GpuInventory inv))) {
+            return new GpuInventory(saved.map(x -> null), fromPci(pci, 0, Set.of(), saved));
+        }
+        List<Gpu> gpus = new ArrayList<>(inv.gpus());
+        Set<String> seen = gpus.stream().map(Gpu::pciAddress).collect(Collectors.toSet());
+        gpus.addAll(fromPci(pci, gpus.size(), seen, Reading.absent(
+                NvmlCaptureFile.FILE + " does not list this GPU (fallen off the bus, or not bound to nvidia, when it was captured)")));
+        return new GpuInventory(inv.nvml(), gpus);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.railyard.collect;
 
+import dev.railyard.model.NodeInventory;
 import dev.railyard.model.RailyardException;
 import dev.railyard.platform.Clock;
 import dev.railyard.platform.CommandRunner;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -33,36 +35,65 @@ public final class NodeCapture {
 
     public record ToolOutput(String file, List<String> argv) {}
 
-    /** What was packed, for the command to print and for tests. */
-    public record Result(Path archive, int paths, List<String> toolsSaved, List<String> problems) {}
+    /** What was packed, for the command to print and for tests; {@code redacted} counts values replaced. */
+    public record Result(Path archive, String topDirectory, int paths, List<String> toolsSaved, List<String> problems,
+                         int redacted) {}
 
     private final CommandRunner runner;
     private final Clock clock;
+    private final Function<HostRoot, GpuCollector> gpus;
 
     public NodeCapture(CommandRunner runner, Clock clock) {
+        this(runner, clock, GpuCollector::forRoot);
+    }
+
+    /** With a given GPU collector, such as one over a test's fake NVML. */
+    public NodeCapture(CommandRunner runner, Clock clock, Function<HostRoot, GpuCollector> gpus) {
         this.runner = runner;
         this.clock = clock;
+        this.gpus = gpus;
     }
 
     public Result capture(Path archive) {
+        return capture(archive, topDirectoryFor(archive), false);
+    }
+
+    /**
+     * The top directory the archive unpacks into: the archive's name without .tgz / .tar.gz, so {@code capture --out
+     * gpuserver1.tgz} unpacks into gpuserver1/.
+     */
+    public static String topDirectoryFor(Path archive) {
+        String name = archive.getFileName().toString().replaceFirst("(\\.tar\\.gz|\\.tgz|\\.tar)$", "");
+        return name.isBlank() || name.equals("-") || name.startsWith(".") ? "railyard-capture" : name;
+    }
+
+    /** Packs everything under one top directory; with {@code redact}, addresses, MACs, hostnames and serials are replaced first. */
+    public Result capture(Path archive, String topDirectory, boolean redact) {
         ReadLog log = ReadLog.create();
         HostRoot recording = HostRoot.recording(log);
-        new InventoryCollector(GpuCollector.forRoot(recording), clock).collect(recording);
+        NodeInventory inventory = new InventoryCollector(gpus.apply(recording), clock).collect(recording);
 
-        Path staging = createStaging();
+        Path parent = createStaging();
         try {
+            Path staging = parent.resolve(topDirectory);
             TreeCopier copier = new TreeCopier(Path.of("/"), staging);
             log.files().forEach(f -> copier.copy(f, false));
             log.directories().forEach(d -> copier.copy(d, true));
             List<String> saved = saveToolOutputs(staging);
+            // What only NVML knows (memory used, NVLink state, clock-event reasons) goes in as NVML gave it.
+            if (inventory.gpu().nvml().isPresent()) {
+                write(staging.resolve(NvmlCaptureFile.FILE), NvmlCaptureFile.write(inventory.gpu()));
+                saved.add("NVML");
+            }
             IpAddressTable.live().optional().ifPresent(t -> write(staging.resolve(IpAddressTable.CAPTURED_FILE), t.toIpJson()));
             List<String> problems = new ArrayList<>(copier.problems());
             writeManifest(staging, log, saved, problems);
             write(staging.resolve(HostRoot.UNREADABLE_LIST), String.join("\n", problems) + "\n");
-            pack(staging, archive);
-            return new Result(archive, log.files().size() + log.directories().size(), saved, problems);
+            int redacted = redact ? CaptureRedaction.redact(staging) : 0;
+            pack(parent, topDirectory, archive);
+            return new Result(archive, topDirectory, log.files().size() + log.directories().size(), saved, problems, redacted);
         } finally {
-            deleteRecursively(staging);
+            deleteRecursively(parent);
         }
     }
 
@@ -89,9 +120,9 @@ public final class NodeCapture {
         write(staging.resolve("railyard/CAPTURE.txt"), m.toString());
     }
 
-    private void pack(Path staging, Path archive) {
+    private void pack(Path parent, String topDirectory, Path archive) {
         Path abs = archive.toAbsolutePath();
-        CommandRunner.Result r = runner.run(List.of("tar", "-czf", abs.toString(), "-C", staging.toString(), "."),
+        CommandRunner.Result r = runner.run(List.of("tar", "-czf", abs.toString(), "-C", parent.toString(), topDirectory),
                 Duration.ofMinutes(2), Path.of("/"), Map.of());
         if (r.notFound()) {
             throw new RailyardException.MissingPrerequisite("tar is not installed", "apt-get install tar (dnf install tar)");

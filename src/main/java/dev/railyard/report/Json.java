@@ -1,16 +1,12 @@
 package dev.railyard.report;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.SerializerProvider;
-import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-import dev.railyard.model.Reading;
+import dev.railyard.model.ReadingJson;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -55,43 +51,12 @@ public final class Json {
     }
 
     private static ObjectMapper create() {
-        SimpleModule readings = new SimpleModule("railyard-readings");
-        readings.addSerializer(Reading.class, new ReadingSerializer());
         return new ObjectMapper()
                 .registerModule(new Jdk8Module())
                 .registerModule(new JavaTimeModule())
-                .registerModule(readings)
+                .registerModule(ReadingJson.module())
                 .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
                 .enable(SerializationFeature.INDENT_OUTPUT)
                 .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
-    }
-
-    @SuppressWarnings("rawtypes")
-    private static final class ReadingSerializer extends JsonSerializer<Reading> {
-        @Override
-        public void serialize(Reading reading, JsonGenerator gen, SerializerProvider provider) throws IOException {
-            switch (reading) {
-                case Reading.Present<?>(Object v) -> {
-                    gen.writeStartObject();
-                    gen.writeStringField("state", "present");
-                    gen.writeFieldName("value");
-                    provider.defaultSerializeValue(v, gen);
-                    gen.writeEndObject();
-                }
-                case Reading.Absent<?>(String reason) -> {
-                    gen.writeStartObject();
-                    gen.writeStringField("state", "absent");
-                    gen.writeStringField("reason", reason);
-                    gen.writeEndObject();
-                }
-                case Reading.Failed<?>(String path, String cause) -> {
-                    gen.writeStartObject();
-                    gen.writeStringField("state", "failed");
-                    gen.writeStringField("path", path);
-                    gen.writeStringField("cause", cause);
-                    gen.writeEndObject();
-                }
-            }
-        }
     }
 }

@@ -88,6 +88,9 @@ class CheckCommandTest {
         assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("is not a capture").contains("sys/, proc/, railyard/");
         assertThat(run(Main.commandLine(), "inventory", "--root", dir.toString()).code()).isEqualTo(ExitCodes.USAGE);
+        Files.createDirectories(dir.resolve("gpuserver1/proc"));
+        assertThat(run(Main.commandLine(), "check", "--root", dir.toString()).err())
+                .as("tar -xzf n.tgz -C dir puts the capture one level down").contains("--root " + dir.resolve("gpuserver1"));
     }
 
     @Test

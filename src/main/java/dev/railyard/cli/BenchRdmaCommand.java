@@ -53,14 +53,14 @@ import java.util.function.Supplier;
                 "",
                 "Start the server on one node, then the client on the other with the server's fabric address. "
                         + "It prints the perftest command it runs, streams perftest's output, and judges the result: "
-                        + "bandwidth passes at 90% of the link rate (the port's rate, or the spec's rate_gbps), latency at "
+                        + "bandwidth passes at 90%% of the link rate (the port's rate, or the spec's rate_gbps), latency at "
                         + "the spec's expect.rdma_latency_us."},
         footer = {"", "Exit codes: 0 ok, 1 a FAIL (perftest failed or too slow), 2 usage, 3 perftest/RDMA missing.",
                 "", "Examples:",
                 "  railyard bench rdma server",
                 "  railyard bench rdma client 10.0.0.2",
                 "  railyard bench rdma client 10.0.0.2 --test write_lat",
-                "  railyard bench rdma client 10.0.0.2 --spec cluster.yaml --network rail0 --format json"})
+                "  railyard bench rdma client 10.0.0.2 --spec cluster.yaml --network rail0"})
 public final class BenchRdmaCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "server|client", description = "This node's side of the pair.")

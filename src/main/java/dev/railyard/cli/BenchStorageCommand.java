@@ -35,9 +35,9 @@ import java.util.concurrent.Callable;
 @Command(name = "storage",
         mixinStandardHelpOptions = true,
         description = {
-                "Sequential write and read throughput with fio (seed 001's jobs).",
+                "Sequential write and read throughput with fio (the jobs of a classic NVMe bring-up).",
                 "",
-                "Sequential write then read of one file with fio (seed 001's jobs: 1 MiB blocks, O_DIRECT, one job, "
+                "Sequential write then read of one file with fio (1 MiB blocks, O_DIRECT, one job, "
                         + "time-limited, --output-format=json). Prints MB/s (10^6) and MiB/s (what fio's text output shows), "
                         + "IOPS and completion latency, and judges bench.storage.seq against --expect-mbps or the spec's "
                         + "expect.storage_seq_mbps.",
@@ -47,7 +47,7 @@ import java.util.concurrent.Callable;
         footer = {"", "Exit codes: 0 ok, 1 a FAIL (fio failed or too slow), 2 usage, 3 fio missing.",
                 "", "Examples:",
                 "  railyard bench storage --dir /mnt/nvme",
-                "  railyard bench storage --file /scratch/railyard.dat --size 4G --runtime 30 --expect-mbps 2000",
+                "  railyard bench storage --file /scratch/ry.dat --size 4G --expect-mbps 2000",
                 "  railyard bench storage --dir /dev/shm --no-direct --format json"})
 public final class BenchStorageCommand implements Callable<Integer> {
 

@@ -1,5 +1,6 @@
 package dev.railyard.cli;
 
+import dev.railyard.report.TextStyle;
 import picocli.CommandLine;
 
 import java.util.Collections;
@@ -25,6 +26,8 @@ public final class Main {
         m.put("capture", CaptureCommand::new);
         m.put("bench", BenchCommand::new);
         m.put("diagnose", DiagnoseCommand::new);
+        m.put("completion", CompletionCommand::new);
+        m.put("man", ManCommand::new);
         return Collections.unmodifiableMap(m);
     }
 
@@ -62,6 +65,9 @@ public final class Main {
         cl.setExecutionExceptionHandler(new ExitCodes.ExceptionHandler());
         cl.setParameterExceptionHandler(new ExitCodes.ParameterHandler());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // 100 columns piped (like the text reports), the terminal's width on one; examples fit in 80.
+        cl.setUsageHelpWidth(TextStyle.DEFAULT_WIDTH);
+        cl.setUsageHelpAutoWidth(true);
         separateHelpSections(cl);
         return cl;
     }

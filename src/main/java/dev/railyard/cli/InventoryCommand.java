@@ -5,6 +5,7 @@ import dev.railyard.collect.InventoryCollector;
 import dev.railyard.model.NodeInventory;
 import dev.railyard.model.RailyardException;
 import dev.railyard.platform.Clock;
+import dev.railyard.platform.Timings;
 import dev.railyard.report.InventoryText;
 import dev.railyard.report.Json;
 import picocli.CommandLine.Command;
@@ -39,8 +40,23 @@ public final class InventoryCommand implements Callable<Integer> {
             description = "Output format (default: ${DEFAULT-VALUE}).")
     OutputFormat format;
 
+    @Option(names = "--timings", description = "Print where the time went (JVM start, CLI, each reader, NVML, output) "
+            + "to standard error; RAILYARD_TIMINGS=1 does the same.")
+    boolean timingsWanted;
+
     @Spec
     CommandSpec spec;
+
+    private final Timings timings;
+
+    public InventoryCommand() {
+        this(Timings.off());
+    }
+
+    /** With Main's timings, which started before picocli did. */
+    InventoryCommand(Timings timings) {
+        this.timings = timings;
+    }
 
     @Override
     public Integer call() throws InterruptedException {
@@ -48,13 +64,23 @@ public final class InventoryCommand implements Callable<Integer> {
             throw new RailyardException.Usage("--format junit is for check results", "use text or json");
         }
         // Jackson builds its serializers in ~150 ms when cold: let it do so while the readers wait on NVML.
-        Thread jsonWarmUp = format == OutputFormat.JSON ? Thread.ofPlatform().start(() -> Json.prepare(NodeInventory.class)) : null;
-        NodeInventory inventory = new InventoryCollector(GpuCollector.forRoot(root.hostRoot()), Clock.system())
-                .collect(root.hostRoot());
+        Thread jsonWarmUp = format == OutputFormat.JSON
+                ? Thread.ofPlatform().name("json-warm-up").start(() -> timings.time("JSON warm-up (Jackson serializers)",
+                () -> Json.prepare(NodeInventory.class))) : null;
+        NodeInventory inventory = timings.time("collect (all readers)", () ->
+                new InventoryCollector(GpuCollector.forRoot(root.hostRoot()), Clock.system(), timings).collect(root.hostRoot()));
         PrintWriter out = spec.commandLine().getOut();
-        if (jsonWarmUp != null) jsonWarmUp.join();
-        out.print(format == OutputFormat.JSON ? Json.write(inventory) + "\n" : InventoryText.render(inventory, Terminal.style()));
-        out.flush();
+        if (jsonWarmUp != null) {
+            long waiting = System.nanoTime();
+            jsonWarmUp.join();
+            timings.record("waiting for the JSON warm-up thread", waiting);
+        }
+        String text = timings.time(format == OutputFormat.JSON ? "JSON write" : "text render",
+                () -> format == OutputFormat.JSON ? Json.write(inventory) + "\n" : InventoryText.render(inventory, Terminal.style()));
+        timings.time("print", () -> {
+            out.print(text);
+            out.flush();
+        });
         return ExitCodes.OK;
     }
 }

@@ -1,13 +1,16 @@
 package dev.railyard.cli;
 
 import dev.railyard.report.TextStyle;
+import dev.railyard.platform.Timings;
 import picocli.CommandLine;
 
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /** The composition root: builds the command tree and is the only place that calls System.exit. */
 public final class Main {
@@ -16,18 +19,18 @@ public final class Main {
     }
 
     /** The subcommands, in the order help lists them. */
-    private static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands();
+    private static final Map<String, Function<Timings, Object>> SUBCOMMANDS = subcommands();
 
-    private static Map<String, Supplier<Object>> subcommands() {
-        Map<String, Supplier<Object>> m = new LinkedHashMap<>();
+    private static Map<String, Function<Timings, Object>> subcommands() {
+        Map<String, Function<Timings, Object>> m = new LinkedHashMap<>();
         m.put("inventory", InventoryCommand::new);
-        m.put("check", CheckCommand::new);
-        m.put("init", InitCommand::new);
-        m.put("capture", CaptureCommand::new);
-        m.put("bench", BenchCommand::new);
-        m.put("diagnose", DiagnoseCommand::new);
-        m.put("completion", CompletionCommand::new);
-        m.put("man", ManCommand::new);
+        m.put("check", t -> new CheckCommand());
+        m.put("init", t -> new InitCommand());
+        m.put("capture", t -> new CaptureCommand());
+        m.put("bench", t -> new BenchCommand());
+        m.put("diagnose", t -> new DiagnoseCommand());
+        m.put("completion", t -> new CompletionCommand());
+        m.put("man", t -> new ManCommand());
         return Collections.unmodifiableMap(m);
     }
 
@@ -37,12 +40,37 @@ public final class Main {
 
     /** Runs the CLI and returns the exit code; tests call this with their own writers via {@link #commandLine()}. */
     public static int run(String... args) {
-        return commandLineFor(args).execute(args);
+        Timings timings = timingsFor(System.getenv(), args);
+        long building = System.nanoTime();
+        CommandLine cl = commandLineFor(timings, args);
+        timings.record("CLI build (picocli command model, command classes)", building);
+        int code = cl.execute(args);
+        if (timings.on()) {
+            System.err.print(timings.render());
+            System.err.flush();
+        }
+        return code;
+    }
+
+    /**
+     * Timings when asked for (--timings, or RAILYARD_TIMINGS set), started now; the launcher passes its own start
+     * time in RAILYARD_T0_NS so the JVM's start-up is measured exactly.
+     */
+    static Timings timingsFor(Map<String, String> env, String... args) {
+        boolean wanted = !env.getOrDefault("RAILYARD_TIMINGS", "").isEmpty() || Arrays.asList(args).contains("--timings");
+        if (!wanted) return Timings.off();
+        OptionalLong t0 = OptionalLong.empty();
+        try {
+            if (env.containsKey("RAILYARD_T0_NS")) t0 = OptionalLong.of(Long.parseLong(env.get("RAILYARD_T0_NS").trim()));
+        } catch (NumberFormatException ignored) {
+            // a malformed start time: fall back to the kernel's
+        }
+        return Timings.startedAtMain(t0);
     }
 
     /** The whole command tree. */
     public static CommandLine commandLine() {
-        return build(SUBCOMMANDS.keySet());
+        return build(Timings.off(), SUBCOMMANDS.keySet());
     }
 
     /**
@@ -50,17 +78,21 @@ public final class Main {
      * by reflection at start-up, and a one-shot command like {@code inventory} should not pay for the others.
      */
     static CommandLine commandLineFor(String... args) {
-        for (String a : args) {
-            if (a.startsWith("-")) continue;
-            return build(SUBCOMMANDS.containsKey(a) ? Set.of(a) : SUBCOMMANDS.keySet());
-        }
-        return build(SUBCOMMANDS.keySet());
+        return commandLineFor(Timings.off(), args);
     }
 
-    private static CommandLine build(Set<String> names) {
+    static CommandLine commandLineFor(Timings timings, String... args) {
+        for (String a : args) {
+            if (a.startsWith("-")) continue;
+            return build(timings, SUBCOMMANDS.containsKey(a) ? Set.of(a) : SUBCOMMANDS.keySet());
+        }
+        return build(timings, SUBCOMMANDS.keySet());
+    }
+
+    private static CommandLine build(Timings timings, Set<String> names) {
         CommandLine cl = new CommandLine(new RailyardCommand());
         for (String name : SUBCOMMANDS.keySet()) {
-            if (names.contains(name)) cl.addSubcommand(name, SUBCOMMANDS.get(name).get());
+            if (names.contains(name)) cl.addSubcommand(name, SUBCOMMANDS.get(name).apply(timings));
         }
         cl.setExecutionExceptionHandler(new ExitCodes.ExceptionHandler());
         cl.setParameterExceptionHandler(new ExitCodes.ParameterHandler());

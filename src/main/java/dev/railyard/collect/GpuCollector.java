@@ -7,6 +7,7 @@ import dev.railyard.model.Reading;
 import dev.railyard.nativelib.FfmNvml;
 import dev.railyard.nativelib.NvmlLoad;
 import dev.railyard.platform.HostRoot;
+import dev.railyard.platform.Timings;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,10 +27,21 @@ public final class GpuCollector {
 
     private final Supplier<NvmlLoad> nvml;
     private final boolean captured;
+    private final Timings timings;
 
-    private GpuCollector(Supplier<NvmlLoad> nvml, boolean captured) {
+    private GpuCollector(Supplier<NvmlLoad> nvml, boolean captured, Timings timings) {
         this.nvml = nvml;
         this.captured = captured;
+        this.timings = timings;
+    }
+
+    private GpuCollector(Supplier<NvmlLoad> nvml, boolean captured) {
+        this(nvml, captured, Timings.off());
+    }
+
+    /** The same collector, recording NVML's load and init, reads and shutdown as phases. */
+    GpuCollector timed(Timings t) {
+        return new GpuCollector(nvml, captured, t);
     }
 
     /** NVML on a live root; the saved nvidia-smi -q -x on a captured tree, whose GPUs the local library knows nothing of. */
@@ -45,12 +57,14 @@ public final class GpuCollector {
     }
 
     public GpuInventory collect(HostRoot root, List<PciDevice> pci) {
-        if (captured && root.exists(NvmlCaptureFile.FILE)) return fromNvmlCapture(root, pci);
-        if (captured && root.exists(NvidiaSmiXml.CAPTURED_FILE)) return fromCapture(root, pci);
-        return switch (nvml.get()) {
+        if (captured && root.exists(NvmlCaptureFile.FILE)) return timings.time("GPUs from railyard/nvml.json", () -> fromNvmlCapture(root, pci));
+        if (captured && root.exists(NvidiaSmiXml.CAPTURED_FILE)) return timings.time("GPUs from nvidia-smi -q -x", () -> fromCapture(root, pci));
+        return switch (timings.time("NVML load and init", nvml)) {
             case NvmlLoad.Ready(FfmNvml lib) -> {
-                try (lib) {
-                    yield fromNvml(lib, pci);
+                try {
+                    yield timings.time("NVML reads", () -> fromNvml(lib, pci));
+                } finally {
+                    timings.time("NVML shutdown", lib::close);
                 }
             }
             case NvmlLoad.Unavailable(String reason) ->

@@ -10,6 +10,7 @@ import dev.railyard.model.Reading;
 import dev.railyard.model.XidEvent;
 import dev.railyard.platform.Clock;
 import dev.railyard.platform.HostRoot;
+import dev.railyard.platform.Timings;
 
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -27,10 +28,17 @@ public final class InventoryCollector {
     private final TopologyBuilder topology = new TopologyBuilder();
     private final KernelLogCollector kernelLog = new KernelLogCollector();
     private final Clock clock;
+    private final Timings timings;
 
     public InventoryCollector(GpuCollector gpu, Clock clock) {
-        this.gpu = gpu;
+        this(gpu, clock, Timings.off());
+    }
+
+    /** With each reader's time recorded (inventory --timings). */
+    public InventoryCollector(GpuCollector gpu, Clock clock, Timings timings) {
+        this.gpu = gpu.timed(timings);
         this.clock = clock;
+        this.timings = timings;
     }
 
     /**
@@ -38,19 +46,23 @@ public final class InventoryCollector {
      * PCI+GPU readers run on a second thread beside the others instead of before them.
      */
     public NodeInventory collect(HostRoot root) {
-        FutureTask<List<PciDevice>> pciDevices = new FutureTask<>(() -> pci.collect(root));
+        FutureTask<List<PciDevice>> pciDevices = new FutureTask<>(() -> timings.time("pci", () -> pci.collect(root)));
         FutureTask<GpuInventory> gpus = new FutureTask<>(() -> {
             pciDevices.run();
             return gpu.collect(root, pciDevices.get());
         });
         Thread.ofPlatform().name("railyard-gpu").start(gpus);
-        List<RdmaDevice> rdma = infiniband.collect(root);
-        List<NetInterface> interfaces = net.collect(root, rdma);
-        HostInfo hostInfo = host.collect(root);
-        Reading<List<XidEvent>> xids = kernelLog.collect(root);
+        List<RdmaDevice> rdma = timings.time("infiniband", () -> infiniband.collect(root));
+        List<NetInterface> interfaces = timings.time("net", () -> net.collect(root, rdma));
+        HostInfo hostInfo = timings.time("host", () -> host.collect(root));
+        Reading<List<XidEvent>> xids = timings.time("kernel log (Xid)", () -> kernelLog.collect(root));
         String hostname = root.read("proc/sys/kernel/hostname").orElse("unknown");
-        return new NodeInventory(hostname, clock.now(), root.toString(), hostInfo, join(pciDevices), join(gpus), rdma,
-                interfaces, topology.build(join(pciDevices), join(gpus), rdma, interfaces), xids);
+        long waiting = System.nanoTime();
+        GpuInventory gpuInventory = join(gpus);
+        timings.record("waiting for the GPU thread", waiting);
+        return new NodeInventory(hostname, clock.now(), root.toString(), hostInfo, join(pciDevices), gpuInventory, rdma,
+                interfaces, timings.time("topology", () -> topology.build(join(pciDevices), gpuInventory, rdma, interfaces)),
+                xids);
     }
 
     private static <T> T join(Future<T> f) {

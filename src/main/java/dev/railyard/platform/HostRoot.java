@@ -30,6 +30,8 @@ public final class HostRoot {
 
     /** sysfs attributes are at most a page; 1 MiB leaves room for procfs tables and still bounds a garbage file. */
     public static final int ATTRIBUTE_MAX_BYTES = 1 << 20;
+    /** Saved command output (nvidia-smi -q -x of 8 GPUs is ~250 KB, a dmesg buffer up to 16 MiB with log_buf_len). */
+    public static final int DOCUMENT_MAX_BYTES = 32 << 20;
 
     private final Path root;
     private final boolean live;

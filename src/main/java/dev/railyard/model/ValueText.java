@@ -10,6 +10,8 @@ public final class ValueText {
     public static final int QUOTE_MAX = 64;
     /** The longest value a report prints whole. */
     public static final int REPORT_MAX = 512;
+    /** The longest string JSON output carries whole: far above any real attribute, far below a garbage file. */
+    public static final int JSON_MAX = 4096;
 
     private ValueText() {}
 

@@ -3,7 +3,6 @@ package dev.railyard.check;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Gpu;
-import dev.railyard.model.PciDevice;
 import dev.railyard.model.GpuInventory.NvmlSystem;
 import dev.railyard.model.Reading;
 import dev.railyard.model.Severity;
@@ -44,13 +43,11 @@ public final class GpuSpecCheck implements Check {
         ClusterSpec.Gpus w = want.get();
         List<Finding> out = new ArrayList<>();
         String expected = w.perNode() + " x " + w.model();
-        List<String> unidentified = in.inventory().pciDevices().stream().filter(PciDevice::mayBeNvidiaGpu)
-                .filter(d -> gpus.stream().anyMatch(g -> g.pciAddress().equals(d.address())))
-                .map(d -> d.address() + " (" + String.join("; ", d.unreadableIds()) + ")").toList();
+        List<String> unidentified = in.possibleUnreadGpus();
         if (!unidentified.isEmpty()) {
-            // a function whose vendor/class is garbage is counted as a GPU; whether it is one cannot be judged
-            out.add(Finding.of(COUNT, Severity.UNKNOWN, in.node(), n + " GPUs, " + unidentified.size()
-                    + " of them with unreadable PCI identity: " + String.join(", ", unidentified), expected, ""));
+            // a function whose vendor/class is garbage may or may not be one of the GPUs: the count cannot be judged
+            out.add(Finding.of(COUNT, Severity.UNKNOWN, in.node(), n + " GPUs; PCI identity unreadable, may be GPUs: "
+                    + String.join(", ", unidentified), expected, ""));
         } else if (n != w.perNode()) {
             out.add(Finding.of(COUNT, Severity.FAIL, in.node(), n + " GPUs", expected,
                     "check seating/power of the missing GPUs (lspci -d 10de:; nvidia-smi -L; dmesg | grep -i NVRM)"));
@@ -58,7 +55,7 @@ public final class GpuSpecCheck implements Check {
             out.add(Finding.pass(COUNT, in.node(), n + " GPUs", expected));
         }
         for (Gpu g : gpus) {
-            String subject = "GPU" + g.index();
+            String subject = g.subject();
             Reading<String> name = g.name();
             if (!name.isPresent()) {
                 out.add(Finding.unknown(COUNT, subject, name, w.model()));

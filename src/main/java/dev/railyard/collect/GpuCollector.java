@@ -103,7 +103,7 @@ public final class GpuCollector {
     private static List<Gpu> fromPci(List<PciDevice> pci, int firstIndex, Set<String> listed, Reading<?> why) {
         List<Gpu> gpus = new ArrayList<>();
         for (PciDevice d : pci.stream().sorted(Comparator.comparing(PciDevice::address)).toList()) {
-            if (!(d.isNvidiaGpu() || d.mayBeNvidiaGpu()) || listed.contains(d.address())) continue;
+            if (!(d.isNvidiaGpu() || d.likelyNvidiaGpu()) || listed.contains(d.address())) continue;
             Reading<?> reason = d.isNvidiaGpu() ? why : unidentified(d);
             gpus.add(new Gpu(firstIndex + gpus.size(), d.address(), Gpu.Source.PCI_SYSFS,
                     missing(reason), missing(reason), missing(reason), missing(reason), missing(reason),

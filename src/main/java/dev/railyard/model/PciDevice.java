@@ -43,16 +43,24 @@ public record PciDevice(
     }
 
     /**
-     * An unreadable vendor or class that could still hide an NVIDIA GPU: the readable half points at one, or the
-     * nvidia driver is bound. Such a function is listed as a GPU whose readings are failed, so it is counted and
-     * keeps its place instead of the next GPU taking its number.
+     * An unreadable vendor or class that could hide an NVIDIA GPU: whatever could be read does not rule one out.
+     * GPU counts cannot be judged while such a function exists.
      */
     public boolean mayBeNvidiaGpu() {
         if (unreadableIds.isEmpty() || isNvidiaGpu()) return false;
         boolean vendorOk = vendorId == VENDOR_NVIDIA || vendorId < 0;
         boolean classOk = (classCode >> 16) == 0x03 || classCode < 0;
+        return vendorOk && classOk;
+    }
+
+    /**
+     * {@link #mayBeNvidiaGpu} with something pointing at a GPU: the readable half of vendor/class, or the nvidia
+     * driver bound. Such a function is listed as a GPU whose readings are failed, so it keeps its place instead of
+     * the next GPU taking its number; a function with nothing readable at all is not numbered among the GPUs.
+     */
+    public boolean likelyNvidiaGpu() {
         boolean nvidiaDriver = driver.optional().map(d -> d.equals("nvidia")).orElse(false);
-        return vendorOk && classOk && (vendorId == VENDOR_NVIDIA || classCode >= 0 || nvidiaDriver);
+        return mayBeNvidiaGpu() && (vendorId == VENDOR_NVIDIA || classCode >= 0 || nvidiaDriver);
     }
 
     /** Base class 0x03 (display / 3D controller) from NVIDIA. */

@@ -162,8 +162,8 @@ class FabricChecksTest {
                 new PcieTopology.Pair("GPU0", "mlx4_0", PcieTopology.Affinity.PHB),
                 new PcieTopology.Pair("GPU1", "mlx4_0", PcieTopology.Affinity.SYS)));
         List<Finding> out = new GpuNicAffinityCheck().run(CheckInput.withoutSpec(withTopology(s1(), sys)));
-        assertThat(Found.one(out, "topo.gpu-nic.affinity", "GPU0").severity()).isEqualTo(Severity.PASS);
-        Finding f = Found.one(out, "topo.gpu-nic.affinity", "GPU1");
+        assertThat(Found.one(out, "topo.gpu-nic.affinity", "GPU0 (0000:3b:00.0)").severity()).isEqualTo(Severity.PASS);
+        Finding f = Found.one(out, "topo.gpu-nic.affinity", "GPU1 (0000:d8:00.0)");
         assertThat(f.severity()).isEqualTo(Severity.WARN);
         assertThat(f.observed()).isEqualTo("mlx4_0 SYS");
     }

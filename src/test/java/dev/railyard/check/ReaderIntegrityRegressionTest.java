@@ -114,7 +114,7 @@ class ReaderIntegrityRegressionTest {
         Path pci = CheckTrees.pci(Files.createDirectories(dir.resolve("pci")));
         new PciTree(pci).gpu(GPU0, 0);
         write(pci, "sys/devices/" + GPU0 + "/current_link_width", "4294967304\n"); // 2^32 + 8
-        assertThat(of(check(pci), GpuPcieLinkCheck.ID, "GPU0").severity()).isEqualTo(Severity.UNKNOWN);
+        assertThat(of(check(pci), GpuPcieLinkCheck.ID, "GPU0 (0000:04:00.0)").severity()).isEqualTo(Severity.UNKNOWN);
     }
 
     @Test
@@ -123,7 +123,7 @@ class ReaderIntegrityRegressionTest {
         new PciTree(root).gpu(GPU0, 0);
         for (String max : List.of("-1\n", "0\n")) {
             write(root, "sys/devices/" + GPU0 + "/max_link_width", max);
-            Finding f = of(check(root), GpuPcieLinkCheck.ID, "GPU0");
+            Finding f = of(check(root), GpuPcieLinkCheck.ID, "GPU0 (0000:04:00.0)");
             assertThat(f.severity()).as(max).isEqualTo(Severity.UNKNOWN);
             assertThat(f.observed()).as(max).doesNotContain("x-1").contains("max_link_width");
         }
@@ -135,8 +135,8 @@ class ReaderIntegrityRegressionTest {
         new PciTree(root).gpu(GPU0, 0).gpu(GPU1, 0);
         write(root, "sys/devices/" + GPU0 + "/current_link_width", "8\n");
         List<Finding> before = check(root, S1);
-        assertThat(of(before, GpuPcieLinkCheck.ID, "GPU0").severity()).isEqualTo(Severity.WARN);
-        assertThat(of(before, GpuPcieLinkCheck.ID, "GPU1").severity()).isEqualTo(Severity.PASS);
+        assertThat(of(before, GpuPcieLinkCheck.ID, "GPU0 (0000:04:00.0)").severity()).isEqualTo(Severity.WARN);
+        assertThat(of(before, GpuPcieLinkCheck.ID, "GPU1 (0000:05:00.0)").severity()).isEqualTo(Severity.PASS);
         for (String file : List.of("vendor", "class")) {
             String good = Files.readString(root.resolve("sys/devices/" + GPU0 + "/" + file));
             write(root, "sys/devices/" + GPU0 + "/" + file, "\u00ff\u00fegarbage");
@@ -146,8 +146,8 @@ class ReaderIntegrityRegressionTest {
                             org.assertj.core.groups.Tuple.tuple(1, "0000:05:00.0"));
             assertThat(inv.gpu().gpus().getFirst().pcieLink()).isInstanceOf(Reading.Failed.class);
             List<Finding> after = check(root, S1);
-            assertThat(of(after, GpuPcieLinkCheck.ID, "GPU0").severity()).as(file).isEqualTo(Severity.UNKNOWN);
-            assertThat(of(after, GpuPcieLinkCheck.ID, "GPU1").severity()).as(file).isEqualTo(Severity.PASS);
+            assertThat(of(after, GpuPcieLinkCheck.ID, "GPU0 (0000:04:00.0)").severity()).as(file).isEqualTo(Severity.UNKNOWN);
+            assertThat(of(after, GpuPcieLinkCheck.ID, "GPU1 (0000:05:00.0)").severity()).as(file).isEqualTo(Severity.PASS);
             Finding count = of(after, GpuSpecCheck.COUNT, NODE);
             assertThat(count.severity()).as(file).isEqualTo(Severity.UNKNOWN);
             assertThat(count.observed()).contains("0000:04:00.0").contains(file);

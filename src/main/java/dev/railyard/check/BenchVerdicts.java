@@ -1,13 +1,13 @@
 package dev.railyard.check;
 
-import dev.railyard.bench.nccltests.NcclNet;
-import dev.railyard.bench.nccltests.NcclTestsResult;
-import dev.railyard.bench.nccltests.NcclTestsRow;
-import dev.railyard.bench.nccltests.NcclTestsRun;
-import dev.railyard.bench.perftest.BwRow;
-import dev.railyard.bench.perftest.LatencyRow;
-import dev.railyard.bench.perftest.PerftestFailure;
-import dev.railyard.bench.perftest.PerftestResult;
+import dev.railyard.model.NcclNet;
+import dev.railyard.model.NcclTestsResult;
+import dev.railyard.model.NcclTestsRow;
+import dev.railyard.model.NcclTestsRun;
+import dev.railyard.model.BwRow;
+import dev.railyard.model.LatencyRow;
+import dev.railyard.model.PerftestFailure;
+import dev.railyard.model.PerftestResult;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Severity;
 

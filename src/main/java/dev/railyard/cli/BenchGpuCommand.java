@@ -1,8 +1,8 @@
 package dev.railyard.cli;
 
 import dev.railyard.bench.gpu.GpuCopyBenchmark;
-import dev.railyard.bench.gpu.GpuCopyResult;
-import dev.railyard.bench.gpu.GpuCopyVerdict;
+import dev.railyard.model.GpuCopyResult;
+import dev.railyard.check.GpuCopyVerdict;
 import dev.railyard.collect.PciCollector;
 import dev.railyard.model.Finding;
 import dev.railyard.model.PciDevice;

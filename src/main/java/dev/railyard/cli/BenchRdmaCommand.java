@@ -1,7 +1,7 @@
 package dev.railyard.cli;
 
 import dev.railyard.bench.perftest.PerftestPair;
-import dev.railyard.bench.perftest.PerftestResult;
+import dev.railyard.model.PerftestResult;
 import dev.railyard.bench.perftest.PerftestRunner;
 import dev.railyard.bench.perftest.PortChoice;
 import dev.railyard.check.PerftestPairVerdict;

@@ -1,12 +1,12 @@
 package dev.railyard.cli;
 
 import dev.railyard.bench.ToolParseException;
-import dev.railyard.bench.fio.FioDirection;
-import dev.railyard.bench.fio.FioJob;
-import dev.railyard.bench.fio.FioResult;
+import dev.railyard.model.FioDirection;
+import dev.railyard.model.FioJob;
+import dev.railyard.model.FioResult;
 import dev.railyard.bench.fio.FioRunner;
 import dev.railyard.bench.fio.FioSeqJob;
-import dev.railyard.bench.fio.StorageSeqVerdict;
+import dev.railyard.check.StorageSeqVerdict;
 import dev.railyard.check.SpecLoader;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;

@@ -6,7 +6,7 @@ import dev.railyard.bench.tcp.LatencyClient;
 import dev.railyard.bench.tcp.StopSignal;
 import dev.railyard.bench.tcp.TcpBenchServer;
 import dev.railyard.bench.tcp.TcpMode;
-import dev.railyard.bench.tcp.TcpResult;
+import dev.railyard.model.TcpResult;
 import dev.railyard.bench.tcp.TcpResultText;
 import dev.railyard.bench.tcp.Units;
 import dev.railyard.model.RailyardException;

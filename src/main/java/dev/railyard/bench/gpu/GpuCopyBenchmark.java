@@ -1,5 +1,7 @@
 package dev.railyard.bench.gpu;
 
+import dev.railyard.model.GpuCopyResult;
+
 import dev.railyard.model.PcieLink;
 import dev.railyard.nativelib.FfmCuda;
 

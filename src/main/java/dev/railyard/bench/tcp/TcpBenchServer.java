@@ -1,5 +1,7 @@
 package dev.railyard.bench.tcp;
 
+import dev.railyard.model.Rates;
+
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;

@@ -1,5 +1,8 @@
 package dev.railyard.bench.tcp;
 
+import dev.railyard.model.LatencyStats;
+import dev.railyard.model.Rates;
+
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;

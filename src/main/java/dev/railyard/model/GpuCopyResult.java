@@ -1,4 +1,4 @@
-package dev.railyard.bench.gpu;
+package dev.railyard.model;
 
 import java.util.List;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package dev.railyard.bench.tcp;
+package dev.railyard.model;
 
 /** The result of one `railyard bench tcp client` run: bandwidth or latency, each saying why it stopped. */
 public sealed interface TcpResult permits BandwidthResult, LatencyResult {

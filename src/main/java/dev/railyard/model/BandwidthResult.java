@@ -1,4 +1,4 @@
-package dev.railyard.bench.tcp;
+package dev.railyard.model;
 
 import dev.railyard.model.Reading;
 

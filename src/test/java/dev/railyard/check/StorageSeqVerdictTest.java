@@ -1,4 +1,8 @@
-package dev.railyard.bench.fio;
+package dev.railyard.check;
+
+import dev.railyard.model.FioDirection;
+import dev.railyard.model.FioJob;
+import dev.railyard.bench.fio.FioJsonParser;
 
 import dev.railyard.diagnose.RealSample;
 import dev.railyard.model.Severity;

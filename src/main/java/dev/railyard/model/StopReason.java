@@ -1,4 +1,4 @@
-package dev.railyard.bench.tcp;
+package dev.railyard.model;
 
 /** Why a run ended. A run stopped early still carries everything measured until then. */
 public record StopReason(Kind kind, String detail) {

@@ -1,4 +1,7 @@
-package dev.railyard.bench.gpu;
+package dev.railyard.check;
+
+import dev.railyard.model.GpuCopyResult;
+import dev.railyard.bench.gpu.PcieBandwidth;
 
 import dev.railyard.model.Finding;
 import dev.railyard.model.Severity;

@@ -1,4 +1,4 @@
-package dev.railyard.bench.nccltests;
+package dev.railyard.model;
 
 import java.util.OptionalInt;
 

@@ -1,4 +1,4 @@
-package dev.railyard.bench.tcp;
+package dev.railyard.model;
 
 import java.util.Arrays;
 
@@ -7,7 +7,7 @@ public record LatencyStats(long samples, double minMicros, double avgMicros, dou
                            double p999Micros, double maxMicros) {
 
     /** One-way latency from round trips, halved as sockperf reports it. Sorts a copy of the first n values. */
-    static LatencyStats oneWayFromRoundTrips(long[] rttNanos, int n) {
+    public static LatencyStats oneWayFromRoundTrips(long[] rttNanos, int n) {
         if (n == 0) return new LatencyStats(0, 0, 0, 0, 0, 0, 0);
         long[] sorted = Arrays.copyOf(rttNanos, n);
         Arrays.sort(sorted);

@@ -1,4 +1,4 @@
-package dev.railyard.bench.nccl;
+package dev.railyard.model;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package dev.railyard.bench.tcp;
+package dev.railyard.model;
 
 /** Round trips completed in one reporting interval and their mean one-way latency. */
 public record LatencyInterval(double startSeconds, double endSeconds, long messages, double avgOneWayMicros) {

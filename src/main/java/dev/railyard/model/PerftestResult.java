@@ -1,4 +1,4 @@
-package dev.railyard.bench.perftest;
+package dev.railyard.model;
 
 import java.util.Comparator;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.railyard.bench.perftest;
+package dev.railyard.model;
 
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -55,7 +55,7 @@ public record PerftestFailure(Kind kind, int lineNumber, String line, String det
     private static final Pattern NO_DEVICE_NAMED = Pattern.compile("IB device (\\S+) not found");
 
     /** The failure this line reports, if it is one of perftest's error messages. */
-    static Optional<PerftestFailure> recognise(String line, int lineNumber) {
+    public static Optional<PerftestFailure> recognise(String line, int lineNumber) {
         Matcher m;
         if ((m = PORT_DOWN.matcher(line)).find()) {
             return Optional.of(new PerftestFailure(Kind.PORT_DOWN, lineNumber, line, "port " + m.group(1)));

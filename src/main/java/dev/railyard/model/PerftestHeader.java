@@ -1,4 +1,4 @@
-package dev.railyard.bench.perftest;
+package dev.railyard.model;
 
 import java.util.List;
 import java.util.Map;

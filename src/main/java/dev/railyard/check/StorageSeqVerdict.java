@@ -1,6 +1,8 @@
-package dev.railyard.bench.fio;
+package dev.railyard.check;
 
 import dev.railyard.model.Finding;
+import dev.railyard.model.FioDirection;
+import dev.railyard.model.FioJob;
 import dev.railyard.model.Severity;
 
 /**

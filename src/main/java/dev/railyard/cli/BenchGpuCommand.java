@@ -8,7 +8,6 @@ import dev.railyard.model.Finding;
 import dev.railyard.model.PciDevice;
 import dev.railyard.model.PcieLink;
 import dev.railyard.model.RailyardException;
-import dev.railyard.model.Severity;
 import dev.railyard.nativelib.FfmCuda;
 import dev.railyard.nativelib.NativeLibrary;
 import dev.railyard.platform.HostRoot;
@@ -80,7 +79,7 @@ public final class BenchGpuCommand implements Callable<Integer> {
             out.print(FindingsText.render("this node", findings));
         }
         out.flush();
-        return findings.stream().anyMatch(f -> f.severity() == Severity.FAIL) ? ExitCodes.FAIL_FINDING : ExitCodes.OK;
+        return ExitCodes.of(findings);
     }
 
     private static Map<String, PcieLink> pcieLinks() {

@@ -1,5 +1,6 @@
 package dev.railyard.cli;
 
+import dev.railyard.report.VerdictText;
 import dev.railyard.bench.perftest.PerftestPair;
 import dev.railyard.model.PerftestResult;
 import dev.railyard.bench.perftest.PerftestRunner;
@@ -203,7 +204,7 @@ public final class BenchRdmaCommand implements Callable<Integer> {
             out.print(VerdictText.render(findings));
         }
         out.flush();
-        return VerdictText.exitCode(findings);
+        return ExitCodes.of(findings);
     }
 
     private void preamble(PrintWriter w, PerftestPair pair, List<String> argv, Optional<Double> rate, boolean pin) {

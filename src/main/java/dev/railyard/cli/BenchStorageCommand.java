@@ -1,5 +1,6 @@
 package dev.railyard.cli;
 
+import dev.railyard.report.VerdictText;
 import dev.railyard.bench.ToolParseException;
 import dev.railyard.model.FioDirection;
 import dev.railyard.model.FioJob;
@@ -173,7 +174,7 @@ public final class BenchStorageCommand implements Callable<Integer> {
             out.print(VerdictText.render(findings));
         }
         out.flush();
-        return VerdictText.exitCode(findings);
+        return ExitCodes.of(findings);
     }
 
     static String table(List<Measured> rows) {

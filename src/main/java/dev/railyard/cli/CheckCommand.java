@@ -10,7 +10,6 @@ import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NodeInventory;
 import dev.railyard.model.RailyardException;
-import dev.railyard.model.Severity;
 import dev.railyard.platform.Clock;
 import dev.railyard.report.FindingsJson;
 import dev.railyard.report.FindingsText;
@@ -117,6 +116,6 @@ public final class CheckCommand implements Callable<Integer> {
             case JUNIT -> JUnitReport.render(name, findings);
         });
         out.flush();
-        return findings.stream().anyMatch(f -> f.severity() == Severity.FAIL) ? ExitCodes.FAIL_FINDING : ExitCodes.OK;
+        return ExitCodes.of(findings);
     }
 }

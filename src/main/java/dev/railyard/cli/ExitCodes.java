@@ -1,9 +1,12 @@
 package dev.railyard.cli;
 
+import dev.railyard.model.Finding;
 import dev.railyard.model.RailyardException;
+import dev.railyard.model.Severity;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
+import java.util.List;
 
 /** The one place exceptions become exit codes: 0 ok, 1 a FAIL finding, 2 usage/spec error, 3 prerequisite missing. */
 public final class ExitCodes {
@@ -15,6 +18,11 @@ public final class ExitCodes {
     public static final int INTERNAL = 70;
 
     private ExitCodes() {
+    }
+
+    /** The one rule from findings to an exit code: any FAIL is 1, anything else 0 (WARN and UNKNOWN inform). */
+    public static int of(List<Finding> findings) {
+        return findings.stream().anyMatch(f -> f.severity() == Severity.FAIL) ? FAIL_FINDING : OK;
     }
 
     static final class ExceptionHandler implements CommandLine.IExecutionExceptionHandler {

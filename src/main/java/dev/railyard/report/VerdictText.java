@@ -1,4 +1,4 @@
-package dev.railyard.cli;
+package dev.railyard.report;
 
 import dev.railyard.model.Finding;
 import dev.railyard.model.Severity;
@@ -7,14 +7,14 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /** Bench verdicts for people: one block per finding, whole (no clipping: a benchmark has few), and argv quoting. */
-final class VerdictText {
+public final class VerdictText {
 
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_./:=,+@%-]+");
 
     private VerdictText() {
     }
 
-    static String render(List<Finding> findings) {
+    public static String render(List<Finding> findings) {
         StringBuilder sb = new StringBuilder();
         for (Finding f : findings) {
             sb.append(String.format("%-7s %s  %s%n", f.severity(), f.id(), f.subject()));
@@ -28,12 +28,9 @@ final class VerdictText {
         return sb.toString();
     }
 
-    static int exitCode(List<Finding> findings) {
-        return findings.stream().anyMatch(f -> f.severity() == Severity.FAIL) ? ExitCodes.FAIL_FINDING : ExitCodes.OK;
-    }
 
     /** The argv as a line a POSIX shell reads back to the same words, so users can copy it. */
-    static String shellLine(List<String> argv) {
+    public static String shellLine(List<String> argv) {
         StringBuilder sb = new StringBuilder();
         for (String a : argv) {
             if (!sb.isEmpty()) sb.append(' ');

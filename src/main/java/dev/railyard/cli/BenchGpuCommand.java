@@ -8,8 +8,8 @@ import dev.railyard.model.Finding;
 import dev.railyard.model.PciDevice;
 import dev.railyard.model.PcieLink;
 import dev.railyard.model.RailyardException;
+import dev.railyard.nativelib.CudaLibraries;
 import dev.railyard.nativelib.FfmCuda;
-import dev.railyard.nativelib.NativeLibrary;
 import dev.railyard.platform.HostRoot;
 import dev.railyard.report.FindingsText;
 import dev.railyard.report.Json;
@@ -57,12 +57,7 @@ public final class BenchGpuCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        FfmCuda cuda = switch (NativeLibrary.open(FfmCuda.CANDIDATES)) {
-            case NativeLibrary.Loaded.Ok ok -> new FfmCuda(ok.library());
-            case NativeLibrary.Loaded.Unavailable u -> throw new RailyardException.MissingPrerequisite(
-                    "the CUDA runtime (libcudart) could not be loaded: " + u.reason(),
-                    "install the CUDA runtime (cuda-cudart-13-0) or add /usr/local/cuda/lib64 to LD_LIBRARY_PATH");
-        };
+        FfmCuda cuda = CudaLibraries.cudart();
         int count = cuda.deviceCount();
         int[] chosen = devices == null ? IntStream.range(0, count).toArray()
                 : devices.stream().mapToInt(Integer::intValue).toArray();

@@ -78,6 +78,6 @@ class NcclHandleCustomizationTest {
     }
 
     private static Set<Long> addresses(List<NcclRank> ranks, boolean start) {
-        return ranks.stream().map(r -> (start ? r.start() : r.end()).address()).collect(Collectors.toSet());
+        return ranks.stream().map(r -> (start ? r.start() : r.end()).nativeAddress()).collect(Collectors.toSet());
     }
 }

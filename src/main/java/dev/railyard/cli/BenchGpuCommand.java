@@ -13,6 +13,7 @@ import dev.railyard.nativelib.FfmCuda;
 import dev.railyard.platform.HostRoot;
 import dev.railyard.report.FindingsText;
 import dev.railyard.report.Json;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -49,8 +50,8 @@ public final class BenchGpuCommand implements Callable<Integer> {
     @Option(names = "--no-peer", description = "Skip the GPU-to-GPU matrix.")
     boolean noPeer;
 
-    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json", description = "Output format.")
-    OutputFormat format;
+    @Mixin
+    FormatOption output = new FormatOption();
 
     @Spec
     CommandSpec spec;
@@ -67,7 +68,7 @@ public final class BenchGpuCommand implements Callable<Integer> {
         GpuCopyResult.Run run = new GpuCopyBenchmark(cuda, size, iters).run(chosen, !noPeer, pcieLinks());
         List<Finding> findings = GpuCopyVerdict.judge(run);
         PrintWriter out = spec.commandLine().getOut();
-        if (format == OutputFormat.JSON) {
+        if (output.json()) {
             out.println(Json.write(Map.of("run", run, "findings", findings)));
         } else {
             print(out, run);

@@ -13,6 +13,7 @@ import dev.railyard.bench.nccl.TcpRendezvous;
 import dev.railyard.model.RailyardException;
 import dev.railyard.nativelib.FfmNccl;
 import dev.railyard.report.Json;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -108,8 +109,11 @@ public final class BenchNcclCommand implements Callable<Integer> {
     @Option(names = "--rendezvous", paramLabel = "HOST:PORT", description = "Where rank 0 hands out the NCCL id (default: $RAILYARD_RENDEZVOUS or $MASTER_ADDR:$MASTER_PORT).")
     String rendezvous;
 
-    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json", description = "Output format.")
-    OutputFormat format;
+    @Mixin
+    FormatOption output = new FormatOption();
+
+    @Mixin
+    SpecOption specOption = new SpecOption();
 
     @Spec
     CommandSpec spec;
@@ -147,7 +151,7 @@ public final class BenchNcclCommand implements Callable<Integer> {
         String version = FfmNccl.versionText(session.nccl().version());
         List<String> devices = session.ranks().stream().map(r -> r.device() + " [" + r.pciBusId() + "]").toList();
         PrintWriter out = spec.commandLine().getOut();
-        boolean text = format == OutputFormat.TEXT && group.reports();
+        boolean text = output.text() && group.reports();
         NcclTable table = new NcclTable(out);
         if (text) table.header(cfg, total, devices, version);
         List<NcclSizeResult> rows = new CopyOnWriteArrayList<>();

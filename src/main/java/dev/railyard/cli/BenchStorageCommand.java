@@ -9,7 +9,6 @@ import dev.railyard.bench.fio.FioRunner;
 import dev.railyard.bench.fio.FioSeqJob;
 import dev.railyard.check.StorageSeqVerdict;
 import dev.railyard.check.SpecLoader;
-import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.RailyardException;
 import dev.railyard.model.Severity;
@@ -17,6 +16,7 @@ import dev.railyard.platform.CommandRunner;
 import dev.railyard.report.Json;
 import dev.railyard.spec.SpecReader;
 import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -85,11 +85,11 @@ public final class BenchStorageCommand implements Callable<Integer> {
     @Option(names = "--expect-mbps", paramLabel = "MB/s", description = "Pass at this MB/s (10^6 bytes/s) or more, both ways.")
     Double expectMbps;
 
-    @Option(names = "--spec", paramLabel = "FILE", description = "Cluster spec with expect.storage_seq_mbps.")
-    Path specFile;
+    @Mixin
+    SpecOption specOption = new SpecOption();
 
-    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json", description = "Output format.")
-    OutputFormat format;
+    @Mixin
+    FormatOption output = new FormatOption();
 
     @Spec
     CommandSpec spec;
@@ -115,12 +115,11 @@ public final class BenchStorageCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (format == OutputFormat.JUNIT) throw new RailyardException.Usage("--format junit is for check", "use text or json");
         if (runtime < 1) throw new RailyardException.Usage("--runtime must be at least 1 second", "e.g. --runtime 10");
         checkSize("--size", size);
         checkSize("--bs", blockSize);
-        Optional<Double> expect = Optional.ofNullable(expectMbps).or(() -> Optional.ofNullable(specFile)
-                .map(this::loadSpec).flatMap(c -> c.expect().storageSeqMBps()));
+        Optional<Double> expect = Optional.ofNullable(expectMbps).or(() -> specOption.load(specLoader)
+                .flatMap(c -> c.expect().storageSeqMBps()));
         Path file = file();
         boolean existed = Files.exists(file);
         refuseForeign(file, existed);
@@ -128,7 +127,7 @@ public final class BenchStorageCommand implements Callable<Integer> {
         refuseDirectOnTmpfs(file);
 
         PrintWriter out = spec.commandLine().getOut();
-        PrintWriter progress = format == OutputFormat.JSON ? spec.commandLine().getErr() : out;
+        PrintWriter progress = output.json() ? spec.commandLine().getErr() : out;
         List<Measured> measured = new ArrayList<>();
         List<Finding> findings = new ArrayList<>();
         Optional<StorageSeqVerdict> verdict = expect.map(mbps -> new StorageSeqVerdict(mbps * 1e6 / 1_048_576.0));
@@ -162,7 +161,7 @@ public final class BenchStorageCommand implements Callable<Integer> {
         } finally {
             if (remove) deleteQuietly(file);
         }
-        if (format == OutputFormat.JSON) {
+        if (output.json()) {
             out.println(Json.write(new Report(file.toString(), measured, findings)));
         } else {
             out.println();
@@ -228,13 +227,6 @@ public final class BenchStorageCommand implements Callable<Integer> {
         } catch (IOException e) {
             // the directory cannot be inspected; fio will report what is wrong with it
         }
-    }
-
-    private ClusterSpec loadSpec(Path file) {
-        if (!Files.isRegularFile(file)) {
-            throw new RailyardException.Usage("--spec " + file + " is not a file", "write one with: railyard init > cluster.yaml");
-        }
-        return specLoader.load(file);
     }
 
     private static void deleteQuietly(Path file) {

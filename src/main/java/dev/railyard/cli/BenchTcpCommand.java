@@ -13,6 +13,7 @@ import dev.railyard.model.RailyardException;
 import dev.railyard.report.Json;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -139,8 +140,11 @@ public final class BenchTcpCommand implements Runnable {
         @Option(names = "--interface", paramLabel = "IFNAME", description = "Connect from this interface's address.")
         String iface;
 
-        @Option(names = "--format", defaultValue = "text", paramLabel = "text|json", description = "Output format (default: ${DEFAULT-VALUE}).")
-        OutputFormat format;
+        @Mixin
+        FormatOption output = new FormatOption();
+
+        @Mixin
+        SpecOption specOption = new SpecOption();
 
         @Spec
         CommandSpec spec;
@@ -150,7 +154,7 @@ public final class BenchTcpCommand implements Runnable {
             ClientSettings settings = settings();
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
-            boolean text = format == OutputFormat.TEXT;
+            boolean text = output.text();
             StopSignal signal = new StopSignal();
             CountDownLatch printed = new CountDownLatch(1);
             // Ctrl-C: stop the run, then hold the JVM until the partial results are printed.
@@ -196,7 +200,6 @@ public final class BenchTcpCommand implements Runnable {
             if (streams < 1 || streams > 128) throw usage("--streams must be between 1 and 128, got " + streams, "e.g. --streams 4");
             if (mode == TcpMode.LATENCY && streams != 1) throw usage("--streams is for --mode bandwidth", "latency uses one connection");
             if (bind != null && iface != null) throw usage("give --bind or --interface, not both", "--interface eth0 uses eth0's address");
-            if (format == OutputFormat.JUNIT) throw usage("--format junit is for check results", "use text or json");
             if (count != null && count < 1) throw usage("--count must be at least 1", "e.g. --count 100000");
             if (count != null && mode == TcpMode.BANDWIDTH) throw usage("--count is for --mode latency", "bandwidth runs for --duration");
             Duration runFor = duration != null ? parseDuration("--duration", duration)
@@ -236,8 +239,8 @@ public final class BenchTcpCommand implements Runnable {
 
         private static long parseSize(String value) {
             try {
-                return Units.parseBytes(value);
-            } catch (IllegalArgumentException | ArithmeticException e) {
+                return ByteSizeConverter.parse(value);
+            } catch (CommandLine.TypeConversionException e) {
                 throw usage("--msg-size: " + e.getMessage(), "e.g. --msg-size 128K");
             }
         }

@@ -21,8 +21,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -50,8 +48,8 @@ public final class CheckCommand implements Callable<Integer> {
     @Mixin
     RootOption root;
 
-    @Option(names = "--spec", paramLabel = "FILE", description = "Cluster spec to judge against (railyard init writes one).")
-    Path specFile;
+    @Mixin
+    SpecOption specOption = new SpecOption();
 
     @Option(names = "--node", paramLabel = "NAME",
             description = "This node's name in the spec (default: the node's hostname).")
@@ -80,14 +78,7 @@ public final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Optional<ClusterSpec> cluster = Optional.empty();
-        if (specFile != null) {
-            if (!Files.isRegularFile(specFile)) {
-                throw new RailyardException.Usage("--spec " + specFile + " is not a file",
-                        "write one with: railyard init > cluster.yaml");
-            }
-            cluster = Optional.of(specLoader.load(specFile));
-        }
+        Optional<ClusterSpec> cluster = specOption.load(specLoader);
         NodeInventory inventory = new InventoryCollector(GpuCollector.forRoot(root.hostRoot()), Clock.system())
                 .collect(root.hostRoot());
         return report(inventory, cluster);

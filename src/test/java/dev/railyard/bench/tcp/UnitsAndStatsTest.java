@@ -14,16 +14,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class UnitsAndStatsTest {
 
     @Test
-    void sizesAreBinaryMultiplesLikeIperf3() {
-        assertThat(Units.parseBytes("64")).isEqualTo(64);
-        assertThat(Units.parseBytes("128K")).isEqualTo(131072);
-        assertThat(Units.parseBytes("1M")).isEqualTo(1048576);
-        assertThat(Units.parseBytes("2KiB")).isEqualTo(2048);
-        assertThatThrownBy(() -> Units.parseBytes("12x")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("not a size");
-    }
-
-    @Test
     void durationsTakeUnitsAndABareNumberIsSeconds() {
         assertThat(Units.parseDuration("10")).isEqualTo(Duration.ofSeconds(10));
         assertThat(Units.parseDuration("500ms")).isEqualTo(Duration.ofMillis(500));

@@ -7,6 +7,7 @@ import dev.railyard.nativelib.FfmNccl;
 import dev.railyard.nativelib.NcclComm;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /** Loads libcudart and libnccl, sets up communicators, streams, buffers and events, and frees them at the end. */
 public final class NcclSession implements AutoCloseable {
@@ -51,16 +52,42 @@ public final class NcclSession implements AutoCloseable {
                         "use -g N with N <= " + available);
             }
         }
+        for (int d : devices) requireRoom(d, bufferBytes);
         NcclComm[] comms = nccl.commInitAll(devices);
         for (int i = 0; i < devices.length; i++) ranks.add(allocate(i, devices[i], comms[i], bufferBytes));
     }
 
     /** This process is {@code rank} of {@code nranks} and drives {@code device}. */
     public void initRank(int rank, int nranks, byte[] uniqueId, int device, long bufferBytes) {
+        requireRoom(device, bufferBytes);
         cuda.setDevice(device);
         NcclComm comm = nccl.commInitRank(nranks, uniqueId, rank);
         ranks.add(allocate(rank, device, comm, bufferBytes));
     }
+
+    /**
+     * Refuses a size whose two buffers (send and receive) do not fit in the GPU's free memory with room for NCCL's
+     * own (about {@value #NCCL_RESERVE_MIB} MiB of channels and proxies), before anything is allocated: cudaMalloc
+     * would fail halfway through set-up, or worse succeed and leave NCCL to fail.
+     */
+    private void requireRoom(int device, long bufferBytes) {
+        cuda.setDevice(device);
+        FfmCuda.MemoryInfo mem = cuda.memoryInfo();
+        long reserve = NCCL_RESERVE_MIB << 20;
+        long needed = 2 * bufferBytes + reserve;
+        if (needed <= mem.freeBytes()) return;
+        long fits = Math.max(0, (mem.freeBytes() - reserve) / 2 - BUFFER_SLACK);
+        throw new RailyardException.Usage(String.format(Locale.ROOT,
+                "the largest size needs %s on GPU %d (two buffers of %s and %d MiB for NCCL), which has %s free",
+                Sizes.text(needed), device, Sizes.text(bufferBytes), NCCL_RESERVE_MIB, Sizes.text(mem.freeBytes())),
+                fits < 8 ? "free the GPU first: nvidia-smi shows what runs on it"
+                        : "the largest size that fits is -e " + Sizes.option(fits));
+    }
+
+    /** Bytes each buffer holds beyond the largest message (alignment room for in-place offsets). */
+    public static final long BUFFER_SLACK = 64;
+
+    private static final long NCCL_RESERVE_MIB = 1024;
 
     private NcclRank allocate(int rank, int device, NcclComm comm, long bytes) {
         cuda.setDevice(device);

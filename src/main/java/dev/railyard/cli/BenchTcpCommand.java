@@ -9,7 +9,12 @@ import dev.railyard.bench.tcp.TcpMode;
 import dev.railyard.model.TcpResult;
 import dev.railyard.bench.tcp.TcpResultText;
 import dev.railyard.bench.tcp.Units;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import dev.railyard.check.TcpBenchVerdict;
+import dev.railyard.model.ClusterSpec;
+import dev.railyard.model.Finding;
 import dev.railyard.model.RailyardException;
+import dev.railyard.report.VerdictText;
 import dev.railyard.report.Json;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -30,6 +35,7 @@ import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Collections;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -146,12 +152,24 @@ public final class BenchTcpCommand implements Runnable {
         @Mixin
         SpecOption specOption = new SpecOption();
 
+        @Option(names = "--expect-gbps", paramLabel = "Gb/s",
+                description = "Bandwidth: pass at this many Gb/s or more (default: the spec's expect.tcp_gbps).")
+        Double expectGbps;
+
+        @Option(names = "--expect-latency-us", paramLabel = "US",
+                description = "Latency: pass at this one-way average in µs or less (default: the spec's expect.tcp_latency_us).")
+        Double expectLatencyUs;
+
         @Spec
         CommandSpec spec;
 
         @Override
         public Integer call() throws IOException {
             ClientSettings settings = settings();
+            Optional<ClusterSpec.Expect> specExpect = specOption.load().map(ClusterSpec::expect);
+            Optional<Double> floor = Optional.ofNullable(expectGbps).or(() -> specExpect.flatMap(ClusterSpec.Expect::tcpGbps));
+            Optional<Double> ceiling = Optional.ofNullable(expectLatencyUs)
+                    .or(() -> specExpect.flatMap(ClusterSpec.Expect::tcpLatencyUs));
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             boolean text = output.text();
@@ -174,9 +192,16 @@ public final class BenchTcpCommand implements Runnable {
                     case LATENCY -> new LatencyClient(settings, signal,
                             iv -> { if (text) progress(err, TcpResultText.progress(iv)); }).run();
                 };
-                out.print(text ? TcpResultText.render(result) : Json.write(result) + "\n");
+                List<Finding> findings = TcpBenchVerdict.judge(server + ":" + port, result, floor, ceiling);
+                if (text) {
+                    out.print(TcpResultText.render(result));
+                    out.println();
+                    out.print(VerdictText.render(findings));
+                } else {
+                    out.print(Json.write(new Report(result, findings)) + "\n");
+                }
                 out.flush();
-                return result.stop().complete() ? ExitCodes.OK : ExitCodes.FAIL_FINDING;
+                return result.stop().complete() ? ExitCodes.of(findings) : ExitCodes.FAIL_FINDING;
             } catch (ConnectException e) {
                 throw new RailyardException.MissingPrerequisite("cannot connect to " + settings.server() + ": " + e.getMessage(),
                         "start 'railyard bench tcp server' on " + server + " first (and open port " + port + ")");
@@ -189,6 +214,9 @@ public final class BenchTcpCommand implements Runnable {
                 }
             }
         }
+
+        /** What --format json prints: the run's fields, then the findings on it. */
+        record Report(@JsonUnwrapped TcpResult result, List<Finding> findings) {}
 
         private static void progress(PrintWriter err, String line) {
             err.println(line);

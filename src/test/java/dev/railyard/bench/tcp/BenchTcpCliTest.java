@@ -84,10 +84,19 @@ class BenchTcpCliTest {
             assertThat(json.get("sentBytes").asLong()).isPositive();
             assertThat(json.at("/receiver/bytes").asLong()).isEqualTo(json.get("sentBytes").asLong());
             assertThat(err.toString()).as("no progress lines in json mode").isEmpty();
+            assertThat(json.at("/findings/0/id").asText()).isEqualTo("bench.tcp.bw");
+            assertThat(json.at("/findings/0/severity").asText()).isEqualTo("INFO");
+
+            out.getBuffer().setLength(0);
+            assertThat(run("bench", "tcp", "client", "127.0.0.1", "--port", port, "--duration", "100ms",
+                    "--expect-gbps", "100000")).as("no loopback moves 100 Tb/s").isEqualTo(1);
+            assertThat(out.toString()).contains("FAIL    bench.tcp.bw  127.0.0.1:" + port)
+                    .contains("expected: >= 100000.00 Gb/s").contains("fix: try more streams");
 
             out.getBuffer().setLength(0);
             assertThat(run("bench", "tcp", "client", "127.0.0.1", "--port", port, "--mode", "latency",
-                    "--count", "300", "--warmup", "0")).isZero();
+                    "--count", "300", "--warmup", "0", "--expect-latency-us", "1000000")).isZero();
+            assertThat(out.toString()).contains("PASS    bench.tcp.lat").contains("expected: <= 1000000.00 µs");
             assertThat(out.toString()).contains("64 B ping-pong").contains("300 round trips")
                     .contains("one-way = round-trip / 2").contains("p99.9");
             assertThat(err.toString()).contains("round trips  avg");

@@ -24,4 +24,14 @@ public record StorageSeqVerdict(double minimumMiBps) {
                 "check the drive's PCIe link (lspci -vv: LnkSta vs LnkCap), that the job used --direct=1, and "
                         + "nvme smart-log for thermal throttling");
     }
+
+    /** fio did not produce a result for one direction: a FAIL, a full disk named as such. */
+    public static Finding fioFailed(String subject, String direction, String fioSays, boolean direct) {
+        boolean full = fioSays.contains("No space left on device") || fioSays.contains("error=28");
+        String observed = full ? "disk full: " + fioSays : fioSays;
+        String fix = full ? "free space on the disk, or give a smaller --size"
+                : "run the command above by hand to see fio's error; check that the directory is writable and has "
+                        + "room for --size" + (direct ? ", and that the filesystem supports O_DIRECT (else --no-direct)" : "");
+        return new Finding(ID, Severity.FAIL, subject + " " + direction, observed, "a fio result", fix);
+    }
 }

@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 
 @Command(name = "storage",
@@ -43,8 +44,12 @@ import java.util.concurrent.Callable;
                         + "IOPS and completion latency, and judges bench.storage.seq against --expect-mbps or the spec's "
                         + "expect.storage_seq_mbps.",
                 "",
-                "With --dir, a scratch file " + BenchStorageCommand.SCRATCH + " is written there and removed after. "
-                        + "A --file that already exists is overwritten only with --force."},
+                "With --dir, a scratch file " + BenchStorageCommand.SCRATCH + " is written there and removed after, "
+                        + "Ctrl-C included. A --file that already exists is overwritten only with --force.",
+                "",
+                "Nothing is written unless the disk has room for --size and a margin (5 %, at least 256 MiB). "
+                        + "Without --size the file is as large as memory (so reads cannot come from the page cache), "
+                        + "at most a quarter of the free space and 16G."},
         footer = {"", "Exit codes: 0 ok, 1 a FAIL (fio failed or too slow), 2 usage, 3 fio missing.",
                 "", "Examples:",
                 "  railyard bench storage --dir /mnt/nvme",
@@ -66,7 +71,8 @@ public final class BenchStorageCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true)
     Target target;
 
-    @Option(names = "--size", defaultValue = "1G", paramLabel = "SIZE", description = "File size (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--size", paramLabel = "SIZE",
+            description = "File size, e.g. 4G (default: memory size, at most a quarter of the free space and 16G).")
     String size;
 
     @Option(names = "--runtime", defaultValue = "10", paramLabel = "S", description = "Seconds per job at most (default: ${DEFAULT-VALUE}).")
@@ -96,14 +102,18 @@ public final class BenchStorageCommand implements Callable<Integer> {
 
     private final CommandRunner runner;
     private final SpecLoader specLoader;
+    private final StorageRoom room;
+    private final Duration progressEvery;
 
     public BenchStorageCommand() {
-        this(CommandRunner.system(), file -> new SpecReader().read(file));
+        this(CommandRunner.system(), file -> new SpecReader().read(file), StorageRoom.live(), Duration.ofSeconds(5));
     }
 
-    BenchStorageCommand(CommandRunner runner, SpecLoader specLoader) {
+    BenchStorageCommand(CommandRunner runner, SpecLoader specLoader, StorageRoom room, Duration progressEvery) {
         this.runner = runner;
         this.specLoader = specLoader;
+        this.room = room;
+        this.progressEvery = progressEvery;
     }
 
     /** One direction's numbers as printed. */
@@ -116,7 +126,7 @@ public final class BenchStorageCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (runtime < 1) throw new RailyardException.Usage("--runtime must be at least 1 second", "e.g. --runtime 10");
-        checkSize("--size", size);
+        if (size != null) checkSize("--size", size);
         checkSize("--bs", blockSize);
         Optional<Double> expect = Optional.ofNullable(expectMbps).or(() -> specOption.load(specLoader)
                 .flatMap(c -> c.expect().storageSeqMBps()));
@@ -125,6 +135,7 @@ public final class BenchStorageCommand implements Callable<Integer> {
         refuseForeign(file, existed);
         boolean remove = !existed || file.getFileName().toString().equals(SCRATCH);
         refuseDirectOnTmpfs(file);
+        String fioSize = sizeWithRoom(file, existed);
 
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter progress = output.json() ? spec.commandLine().getErr() : out;
@@ -132,21 +143,24 @@ public final class BenchStorageCommand implements Callable<Integer> {
         List<Finding> findings = new ArrayList<>();
         Optional<StorageSeqVerdict> verdict = expect.map(mbps -> new StorageSeqVerdict(mbps * 1e6 / 1_048_576.0));
         String subject = file.toAbsolutePath().getParent().toString();
+        // Ctrl-C or a kill: the scratch file goes too (fio, in the same process group, gets the signal as well)
+        Thread cleanUp = new Thread(() -> {
+            if (remove) deleteQuietly(file);
+        }, "bench-storage-clean-up");
+        Runtime.getRuntime().addShutdownHook(cleanUp);
         try {
             for (FioRunner.Pattern p : List.of(FioRunner.Pattern.WRITE, FioRunner.Pattern.READ)) {
-                FioSeqJob job = new FioSeqJob(p, file, size, runtime, blockSize, direct);
+                FioSeqJob job = new FioSeqJob(p, file, fioSize, runtime, blockSize, direct);
                 String line = VerdictText.shellLine(job.argv());
                 progress.println("Running: " + line);
                 progress.flush();
                 FioResult result;
-                try {
+                try (FioProgress ticking = FioProgress.start(progress, p.name().toLowerCase(Locale.ROOT), runtime,
+                        progressEvery)) {
                     result = new FioRunner(runner).run(job);
                 } catch (ToolParseException e) {
-                    findings.add(new Finding(StorageSeqVerdict.ID, Severity.FAIL, subject + " " + job.pattern().name()
-                            .toLowerCase(Locale.ROOT), e.getMessage(), "a fio result",
-                            "run the command above by hand to see fio's error; check that the directory is writable "
-                                    + "and has room for --size"
-                                    + (direct ? ", and that the filesystem supports O_DIRECT (else --no-direct)" : "")));
+                    findings.add(StorageSeqVerdict.fioFailed(subject, p.name().toLowerCase(Locale.ROOT), e.getMessage(),
+                            direct));
                     break;
                 }
                 // judged as the job we asked for: the verdict reads the direction from rw, which fio may omit
@@ -160,6 +174,11 @@ public final class BenchStorageCommand implements Callable<Integer> {
             }
         } finally {
             if (remove) deleteQuietly(file);
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanUp);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running and deletes the file itself
+            }
         }
         if (output.json()) {
             out.println(Json.write(new Report(file.toString(), measured, findings)));
@@ -196,6 +215,23 @@ public final class BenchStorageCommand implements Callable<Integer> {
         } catch (picocli.CommandLine.TypeConversionException e) {
             throw new RailyardException.Usage(option + " '" + value + "' is not a size", "examples: 4K, 1M, 1G");
         }
+    }
+
+    /** The --size to give fio: the one asked for if the disk has room for it, else a refusal; or one that fits. */
+    private String sizeWithRoom(Path file, boolean existed) {
+        Path dir = file.toAbsolutePath().getParent();
+        long usable;
+        try {
+            usable = room.usableBytes(dir);
+            // a file that is there already is overwritten in place: its blocks count as room
+            if (existed && Files.isRegularFile(file)) usable += Files.size(file);
+        } catch (IOException e) {
+            throw new RailyardException.Usage("cannot read the free space of " + dir + " (" + e.getMessage() + ")",
+                    "give a --dir on a mounted, readable filesystem");
+        }
+        long bytes = size != null ? ByteSizeConverter.parse(size) : StorageRoom.defaultSize(usable, room.memoryBytes());
+        StorageRoom.requireRoom(dir, size != null ? "--size" : "the default size", bytes, usable);
+        return size != null ? size : StorageRoom.sizeOption(bytes);
     }
 
     private Path file() {

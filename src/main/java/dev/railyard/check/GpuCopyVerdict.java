@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.GpuCopyResult;
 import dev.railyard.model.Severity;
@@ -14,7 +15,7 @@ import java.util.Locale;
  */
 public final class GpuCopyVerdict {
 
-    public static final String ID = "bench.gpu.pcie";
+    public static final String ID = CheckId.BENCH_GPU_PCIE.id();
     /** Good links reach 75-90 % of the theoretical rate with pinned memory; half is a conservative line. */
     static final double MIN_FRACTION = 0.5;
 

@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.FioDirection;
 import dev.railyard.model.FioJob;
@@ -11,7 +12,7 @@ import dev.railyard.model.Severity;
  */
 public record StorageSeqVerdict(double minimumMiBps) {
 
-    public static final String ID = "bench.storage.seq";
+    public static final String ID = CheckId.BENCH_STORAGE_SEQ.id();
 
     public Finding judge(String host, FioJob job) {
         boolean write = job.rw().contains("write");

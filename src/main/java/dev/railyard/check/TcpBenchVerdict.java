@@ -1,6 +1,7 @@
 package dev.railyard.check;
 
 import dev.railyard.model.BandwidthResult;
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.LatencyResult;
 import dev.railyard.model.ReceiverReport;
@@ -18,8 +19,8 @@ import java.util.Optional;
  */
 public final class TcpBenchVerdict {
 
-    public static final String BW = "bench.tcp.bw";
-    public static final String LAT = "bench.tcp.lat";
+    public static final String BW = CheckId.BENCH_TCP_BW.id();
+    public static final String LAT = CheckId.BENCH_TCP_LAT.id();
 
     private TcpBenchVerdict() {
     }

@@ -1,5 +1,6 @@
 package dev.railyard.cli;
 
+import dev.railyard.platform.IoErrors;
 import dev.railyard.bench.tcp.BandwidthClient;
 import dev.railyard.bench.tcp.ClientSettings;
 import dev.railyard.bench.tcp.LatencyClient;
@@ -86,11 +87,13 @@ public final class BenchTcpCommand implements Runnable {
             PrintWriter err = spec.commandLine().getErr();
             InetSocketAddress at = address == null ? new InetSocketAddress(port) : new InetSocketAddress(address, port);
             try (TcpBenchServer server = TcpBenchServer.bind(at, line -> log(err, line))) {
-                log(err, "listening on " + server.address() + (once ? " for one client run" : ""));
+                log(err, "listening on " + IoErrors.address(server.address()) + (once ? " for one client run" : ""));
                 server.serve(once);
             } catch (java.net.BindException e) {
-                throw new RailyardException.Usage("cannot listen on " + at + ": " + e.getMessage(),
-                        "pick another --port, or stop what listens there (ss -ltnp 'sport = :" + port + "')");
+                String reason = IoErrors.describe(e);
+                throw new RailyardException.Usage("cannot listen on " + IoErrors.address(at) + ": " + reason,
+                        reason.contains("not on this host") ? "--bind one of this host's addresses (ip -br addr)"
+                                : "pick another --port, or stop what listens there (ss -ltnp 'sport = :" + port + "')");
             }
             return ExitCodes.OK;
         }
@@ -202,8 +205,12 @@ public final class BenchTcpCommand implements Runnable {
                 }
                 out.flush();
                 return result.stop().complete() ? ExitCodes.of(findings) : ExitCodes.FAIL_FINDING;
+            } catch (java.net.BindException e) {
+                throw usage("cannot connect from " + (bind != null ? bind : iface) + ": " + IoErrors.describe(e),
+                        "--bind one of this host's addresses (ip -br addr), or leave it out");
             } catch (ConnectException e) {
-                throw new RailyardException.MissingPrerequisite("cannot connect to " + settings.server() + ": " + e.getMessage(),
+                throw new RailyardException.MissingPrerequisite("cannot connect to " + IoErrors.address(settings.server())
+                        + ": " + IoErrors.describe(e),
                         "start 'railyard bench tcp server' on " + server + " first (and open port " + port + ")");
             } finally {
                 printed.countDown();

@@ -1,5 +1,6 @@
 package dev.railyard.cli;
 
+import dev.railyard.platform.IoErrors;
 import dev.railyard.diagnose.Diagnoser;
 import dev.railyard.diagnose.DiagnoseTargets;
 import dev.railyard.diagnose.DiagnosisReport;
@@ -116,9 +117,9 @@ public final class DiagnoseCommand implements Callable<Integer> {
         try {
             byte[] bytes = input.equals("-") ? stdin().readAllBytes() : Files.readAllBytes(Path.of(input));
             return new String(bytes, StandardCharsets.UTF_8);
-        } catch (IOException | RuntimeException e) {
-            throw new RailyardException.Usage("cannot read " + (input.equals("-") ? "stdin" : input) + ": " + e,
-                    "give a readable file, or - to read stdin", e);
+        } catch (IOException e) {
+            throw new RailyardException.Usage("cannot read " + (input.equals("-") ? "stdin" : input) + ": "
+                    + IoErrors.describe(e), "give a readable file, or - to read stdin", e);
         }
     }
 }

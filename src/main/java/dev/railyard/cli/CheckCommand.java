@@ -37,7 +37,7 @@ import java.util.concurrent.Callable;
                 "",
                 "With --spec, ports, netdevs, rates, MTUs and addresses are judged against the cluster spec; "
                         + "without one, only what can be judged from the node itself."},
-        footer = {"", "Exit codes: 0 no FAIL, 1 at least one FAIL, 2 usage or spec error, 3 a prerequisite missing.",
+        footer = {"", "Exit codes: 0 no FAIL, 1 at least one FAIL, 2 usage or spec error, 3 a prerequisite missing, 4 a bug.",
                 "JUnit: FAIL is a <failure>, UNKNOWN is <skipped>, WARN/INFO/PASS pass with their text in <system-out>.",
                 "", "Examples:",
                 "  railyard check",

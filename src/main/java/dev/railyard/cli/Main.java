@@ -26,6 +26,7 @@ public final class Main {
         m.put("bench", BenchCommand::new);
         m.put("diagnose", DiagnoseCommand::new);
         m.put("render", RenderCommand::new);
+        m.put("apply", ApplyCommand::new);
         return Collections.unmodifiableMap(m);
     }
 

@@ -27,6 +27,7 @@ public final class Main {
         m.put("diagnose", DiagnoseCommand::new);
         m.put("render", RenderCommand::new);
         m.put("apply", ApplyCommand::new);
+        m.put("plan", PlanCommand::new);
         return Collections.unmodifiableMap(m);
     }
 

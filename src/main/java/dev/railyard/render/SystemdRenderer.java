@@ -13,8 +13,8 @@ public final class SystemdRenderer implements Renderer {
     static final String AGENT = DIR + "railyard-agent.service";
     static final String NICS_DOWN = DIR + "railyard-netdevs-down.service";
     static final String SLURMD_DROPIN = DIR + "slurmd.service.d/railyard-memlock.conf";
-    /** Where apply expects the spec and the railyard launcher on the node. */
-    static final String SPEC_ON_NODE = "/etc/railyard/cluster.yaml";
+    /** Where the spec copy lands and where the railyard launcher is expected on the node. */
+    static final String SPEC_ON_NODE = "/" + SpecCopyRenderer.PATH;
     static final String RAILYARD_BIN = "/usr/local/bin/railyard";
 
     @Override

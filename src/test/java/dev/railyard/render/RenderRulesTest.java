@@ -75,6 +75,18 @@ class RenderRulesTest {
     }
 
     @Test
+    void theSpecCopyForTheAgentReadsBackAsTheSameSpec() {
+        for (String example : Examples.ALL) {
+            ClusterSpec spec = Examples.spec(example);
+            String copy = Examples.file(Examples.render(example, spec.nodes().getFirst().name()), SpecCopyRenderer.PATH).content();
+            ClusterSpec back = new dev.railyard.spec.SpecReader().read(spec.source(), copy);
+            assertThat(back).isEqualTo(spec);
+        }
+        assertThat(Examples.file(Examples.render("s2-dgx-spark-roce", "spark-01"), SystemdRenderer.AGENT).content())
+                .contains("--spec /" + SpecCopyRenderer.PATH + " ");
+    }
+
+    @Test
     void everyNodeOfEveryExampleRenders() {
         for (String example : Examples.ALL) {
             for (ClusterSpec.Node n : Examples.spec(example).nodes()) {

@@ -33,6 +33,18 @@ class RenderRulesTest {
         assertThat(paths("s4-h100-hdr", "compute01")).noneMatch(p -> p.contains("opensm"));
     }
 
+    /** GID 0 of an InfiniBand port is fe80:: plus the port GUID (here seed 000's node GUID 248a07030052aab0, + 1). */
+    @Test
+    void openSmBindsThePortGuidFromTheInventory(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws java.io.IOException {
+        java.nio.file.Path port = dir.resolve("sys/class/infiniband/mlx5_0/ports/1");
+        java.nio.file.Files.createDirectories(port.resolve("gids"));
+        java.nio.file.Files.writeString(port.resolve("link_layer"), "InfiniBand\n");
+        java.nio.file.Files.writeString(port.resolve("gids/0"), "fe80:0000:0000:0000:248a:0703:0052:aab1\n");
+        var rdma = new dev.railyard.collect.InfinibandCollector().collect(dev.railyard.platform.HostRoot.at(dir));
+        String conf = Examples.file(Examples.render(Examples.spec("s3-r730-ib-qdr"), "r720", rdma), "etc/rdma/opensm.conf").content();
+        assertThat(conf).contains("\nguid 0x248a07030052aab1\n").doesNotContain("guid 0x0000000000000000");
+    }
+
     @Test
     void slurmFilesOnlyWithASlurmKeyAndIdenticalOnEveryNode() {
         assertThat(paths("s1-homelab-v100-roce", "gpuserver1")).noneMatch(p -> p.startsWith("etc/slurm"));

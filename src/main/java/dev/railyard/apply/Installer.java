@@ -19,6 +19,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Puts changed files in place so that no file is ever half-written: every new file and every backup is written
@@ -42,16 +43,19 @@ public final class Installer {
     private record Staged(Path tmp, Path target) {}
 
     /** Applies the changes that are not UNCHANGED; returns the backup made, or nothing when nothing changed. */
-    public java.util.Optional<Backups.Backup> apply(List<Change> changes) {
+    public Optional<Backups.Backup> apply(List<Change> changes) {
         List<Change> todo = changes.stream().filter(c -> c.kind() != Change.Kind.UNCHANGED).toList();
-        if (todo.isEmpty()) return java.util.Optional.empty();
+        if (todo.isEmpty()) return Optional.empty();
         refuseReadOnly(todo);
         Path backupDir = Backups.newDir(root, STAMP.format(clock.now()));
         List<Staged> staged = new ArrayList<>();
         List<String> manifest = new ArrayList<>();
+        List<Path> createdDirs = new ArrayList<>();
         try {
+            createParents(backupDir, createdDirs);
             for (Change c : todo) {
                 Path target = root.resolve(c.file().path());
+                createParents(target.getParent(), createdDirs);
                 if (c.current().isPresent()) {
                     Path copy = backupDir.resolve(c.file().path());
                     writeSynced(copy, c.current().get(), c.currentMode().orElse(0644));
@@ -67,6 +71,7 @@ public final class Installer {
         } catch (IOException | UncheckedIOException e) {
             for (Staged s : staged) deleteQuietly(s.tmp());
             Backups.deleteQuietly(backupDir);
+            for (Path d : createdDirs.reversed()) deleteQuietly(d);
             String why = e.getMessage() == null ? e.toString() : e.getMessage();
             if (why.contains("No space left")) {
                 throw new RailyardException.MissingPrerequisite("no space left under " + root.dir() + " (" + why
@@ -89,7 +94,7 @@ public final class Installer {
             throw new RailyardException.Usage("could not put " + e.getMessage() + " in place; the files already moved "
                     + "were restored from " + backupDir, "fix the cause and run railyard apply --apply again");
         }
-        return java.util.Optional.of(new Backups.Backup(backupDir, Backups.readManifest(backupDir)));
+        return Optional.of(new Backups.Backup(backupDir, Backups.readManifest(backupDir)));
     }
 
     /**
@@ -103,6 +108,16 @@ public final class Installer {
                         + String.format("%04o", c.currentMode().get()) + "): nothing was changed",
                         "if it should be replaced: chmod u+w " + root.resolve(c.file().path()) + ", then apply again");
             }
+        }
+    }
+
+    /** Creates the missing directories above a target, noting each, so a failed stage can remove them again. */
+    private static void createParents(Path dir, List<Path> created) throws IOException {
+        List<Path> missing = new ArrayList<>();
+        for (Path d = dir; d != null && !Files.exists(d); d = d.getParent()) missing.addFirst(d);
+        for (Path d : missing) {
+            Files.createDirectory(d);
+            created.add(d);
         }
     }
 

@@ -118,7 +118,8 @@ class ApplyOnScratchRootTest {
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).contains("/etc/hosts is read-only (mode 0444): nothing was changed").contains("chmod u+w");
         assertThat(snapshot(root)).isEqualTo(before);
-        assertThat(root.resolve(Backups.DIR)).doesNotExist();
+        assertThat(root.resolve("var")).doesNotExist();
+        assertThat(root.resolve("etc/netplan")).doesNotExist();
     }
 
     @Test
@@ -144,6 +145,9 @@ class ApplyOnScratchRootTest {
             assertThat(r.code()).as(r.out() + r.err()).isEqualTo(3);
             assertThat(r.err()).contains("no space left under " + mnt).contains("nothing was changed");
             assertThat(snapshot(mnt)).isEqualTo(before);
+            try (Stream<Path> all = Files.walk(mnt)) {
+                assertThat(all.filter(Files::isDirectory).map(p -> mnt.relativize(p).toString())).containsExactlyInAnyOrder("", "etc");
+            }
         } finally {
             runner.run(List.of("umount", mnt.toString()), Duration.ofSeconds(30));
         }

@@ -125,6 +125,26 @@ class RenderValidatorsTest {
         assertThat(b.stderr()).contains("restart specifier").contains("sometimes");
     }
 
+    /** The slurmd drop-in, merged by systemd into Debian's own slurmd.service: the dump shows the unlimited limit. */
+    @Test
+    void systemdMergesTheSlurmdDropIn(@TempDir Path tmp) throws IOException {
+        Path analyze = RealTools.require("systemd-analyze", "systemd");
+        Path slurmd = Path.of("/usr/lib/systemd/system/slurmd.service");
+        if (!Files.isRegularFile(slurmd)) RealTools.unavailable("no slurmd.service to merge the drop-in into (apt-get install slurmd)");
+        Path root = tmp.resolve("root");
+        copyUnits(slurmd.getParent(), root.resolve("usr/lib/systemd/system"));
+        executable(root.resolve("usr/sbin/slurmd"));
+        executable(root.resolve("bin/kill"));
+        RenderedFile dropIn = Examples.file(Examples.render("s4-h100-hdr", "compute01"), SystemdRenderer.SLURMD_DROPIN);
+        Path p = root.resolve(dropIn.path());
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, dropIn.content());
+        CommandRunner.Result r = runner.run(List.of(analyze.toString(), "verify", "--root=" + root, "/usr/lib/systemd/system/slurmd.service"),
+                TIMEOUT, tmp, java.util.Map.of("SYSTEMD_LOG_LEVEL", "debug"));
+        assertThat(r.ok()).as(r.stdout() + r.stderr()).isTrue();
+        assertThat(r.stdout() + r.stderr()).contains("DropIn Path: " + p).contains("LimitMEMLOCK: 18446744073709551615");
+    }
+
     private static void executable(Path p) throws IOException {
         Files.createDirectories(p.getParent());
         Files.writeString(p, "#!/bin/sh\nexit 0\n");

@@ -25,6 +25,9 @@ public final class Main {
         m.put("capture", CaptureCommand::new);
         m.put("bench", BenchCommand::new);
         m.put("diagnose", DiagnoseCommand::new);
+        m.put("render", RenderCommand::new);
+        m.put("apply", ApplyCommand::new);
+        m.put("plan", PlanCommand::new);
         return Collections.unmodifiableMap(m);
     }
 

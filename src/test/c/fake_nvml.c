@@ -4,7 +4,8 @@
  *   GPU 0: H100, every query answers; 18 NVLinks, link 3 down; clean ECC and row remapping.
  *   GPU 1: L40S-like PCIe card, NOT_SUPPORTED for slowdown temperature, power usage and NVLink, no permission
  *          for persistence mode, ECC errors and a failed row remap, a degraded PCIe link.
- * Test controls (not NVML): fake_nvml_set_init_result, fake_nvml_set_lost_gpu, fake_nvml_refcount.
+ * Test controls (not NVML): fake_nvml_set_init_result, fake_nvml_set_lost_gpu, fake_nvml_refcount,
+ * fake_nvml_set_gpu0_dbe (volatile uncorrected ECC errors on GPU 0, for the agent's fault injection).
  * Built with -DFAKE_NVML_OLD_DRIVER it lacks nvmlSystemGetCudaDriverVersion_v2,
  * nvmlDeviceGetCurrentClocksEventReasons and nvmlDeviceGetRemappedRows, like a pre-535 driver.
  */
@@ -39,9 +40,11 @@ static struct fake_device devices[3] = {{0}, {1}, {2}};
 static int refcount = 0;
 static nvmlReturn_t init_result = NVML_SUCCESS;
 static int lost_gpu = 0;
+static unsigned long long gpu0_dbe = 0;
 
 void fake_nvml_set_init_result(int rc) { init_result = rc; }
 void fake_nvml_set_lost_gpu(int on) { lost_gpu = on; }
+void fake_nvml_set_gpu0_dbe(unsigned long long n) { gpu0_dbe = n; }
 int fake_nvml_refcount(void) { return refcount; }
 
 /* Every device call checks that NVML is initialised and the handle is one this library gave out. */
@@ -212,7 +215,7 @@ nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, int errorType, int coun
     if (errorType < 0 || errorType > 1 || counterType < 0 || counterType > 1) return NVML_ERROR_INVALID_ARGUMENT;
     /* [errorType: 0 corrected, 1 uncorrected][counterType: 0 volatile, 1 aggregate] */
     static const unsigned long long gpu1[2][2] = {{5, 17}, {2, 3}};
-    *count = i == 0 ? 0 : gpu1[errorType][counterType];
+    *count = i == 0 ? (errorType == 1 ? gpu0_dbe : 0) : gpu1[errorType][counterType];
     return NVML_SUCCESS;
 }
 

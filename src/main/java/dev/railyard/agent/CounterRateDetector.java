@@ -57,7 +57,7 @@ public final class CounterRateDetector implements Detector {
         for (String name : ERRORS) {
             Reading<Long> r = p.counter(name);
             if (!(r instanceof Reading.Present<Long>(Long value))) {
-                if (r instanceof Reading.Failed<Long>) unreadable.add(name);
+                unreadable.add(name + " (" + r.describe() + ")");
                 continue;
             }
             read++;
@@ -72,6 +72,7 @@ public final class CounterRateDetector implements Detector {
         }
         String expected = "error counters not rising (< " + failPerHour + " per hour)";
         if (read == 0) {
+            // i40iw and VFs print "N/A (no PMA)": there is nothing to judge, and that must show
             return Finding.unknown(ID, p.ref(), p.counter(ERRORS.getFirst()), expected);
         }
         String notRead = unreadable.isEmpty() ? "" : "; could not read " + String.join(", ", unreadable);

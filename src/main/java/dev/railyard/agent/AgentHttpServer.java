@@ -82,6 +82,10 @@ public final class AgentHttpServer implements AutoCloseable {
                 case "/api/findings" -> send(ex, 200, "application/json", AgentJson.findings(s));
                 case "/api/inventory" -> send(ex, 200, "application/json", AgentJson.inventory(s));
                 case "/" -> send(ex, 200, "text/html; charset=utf-8", StatusPage.render(s));
+                case "/api/clear" -> {
+                    ex.getResponseHeaders().set("Allow", "POST");
+                    send(ex, 405, "text/plain; charset=utf-8", "POST /api/clear?component=NAME with the token\n");
+                }
                 default -> send(ex, 404, "text/plain; charset=utf-8", "not found: " + path
                         + "\ntry /metrics, /healthz, /api/health, /api/findings, /api/inventory or /\n");
             }

@@ -34,7 +34,7 @@ public final class AgentMetrics {
             Map.entry("port_xmit_packets", "node_infiniband_port_packets_transmitted"),
             Map.entry("port_rcv_errors", "node_infiniband_port_errors_received"),
             Map.entry("port_xmit_discards", "node_infiniband_port_discards_transmitted"),
-            Map.entry("port_rcv_switch_relay_errors", "node_infiniband_port_discards_received"),
+            Map.entry("port_rcv_discards", "node_infiniband_port_discards_received"),
             Map.entry("port_xmit_wait", "node_infiniband_port_transmit_wait"),
             Map.entry("unicast_rcv_packets", "node_infiniband_unicast_packets_received"),
             Map.entry("unicast_xmit_packets", "node_infiniband_unicast_packets_transmitted"));
@@ -87,8 +87,9 @@ public final class AgentMetrics {
                 inv.gpu().nvml().isPresent() ? 1 : 0);
         List<XidEvent> xids = inv.xidEvents().orElse(List.of());
         for (Gpu g : inv.gpu().gpus()) {
+            // dcgm-exporter's labels, but model_name for its modelName: promtool's lint rejects camelCase label names
             String[] l = {"gpu", String.valueOf(g.index()), "UUID", g.uuid().orElse(""), "pci_bus_id", g.pciAddress(),
-                    "device", "nvidia" + g.index(), "modelName", g.name().orElse(""), "Hostname", host};
+                    "device", "nvidia" + g.index(), "model_name", g.name().orElse(""), "Hostname", host};
             int last = xids.stream().filter(e -> e.concerns(g.pciAddress())).map(XidEvent::xid).reduce((a, b) -> b).orElse(0);
             m.gauge("DCGM_FI_DEV_XID_ERRORS", "Value of the last Xid error seen for the GPU (0: none since the agent's start or clear).", last, l);
             m.gauge("railyard_gpu_readable", "1 when NVML answered for this GPU (temperature read), 0 when not.",
@@ -142,11 +143,11 @@ public final class AgentMetrics {
                 NODE_EXPORTER_COUNTERS.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e ->
                         set(p.counter(e.getKey()), v -> m.counter(e.getValue(), "sysfs counter " + e.getKey() + " of the port", v, l)));
                 p.counters().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> set(e.getValue(), v ->
-                        m.counter("railyard_rdma_port_counter", "Every counter of ports/N/counters, raw (data counters in 4-byte words).",
-                                v, "device", d.name(), "port", String.valueOf(p.port()), "counter", e.getKey())));
+                        m.counter("railyard_rdma_port_events", "Every counter of ports/N/counters, raw (data counters in 4-byte words).",
+                                v, "device", d.name(), "port", String.valueOf(p.port()), "name", e.getKey())));
                 p.hwCounters().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> set(e.getValue(), v ->
-                        m.counter("railyard_rdma_port_hw_counter", "Every counter of ports/N/hw_counters (RoCE ECN/CNP, retransmits...), raw.",
-                                v, "device", d.name(), "port", String.valueOf(p.port()), "counter", e.getKey())));
+                        m.counter("railyard_rdma_port_hw_events", "Every counter of ports/N/hw_counters (RoCE ECN/CNP, retransmits...), raw.",
+                                v, "device", d.name(), "port", String.valueOf(p.port()), "name", e.getKey())));
             }
         }
     }

@@ -2,8 +2,10 @@ package dev.railyard.agent;
 
 import dev.railyard.platform.CommandRunner;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -19,10 +21,17 @@ public final class SlurmControl {
 
     private final CommandRunner runner;
     private final String scontrol;
+    private final Map<String, String> env;
 
     public SlurmControl(CommandRunner runner, String scontrol) {
+        this(runner, scontrol, Map.of());
+    }
+
+    /** With extra environment for scontrol, such as SLURM_CONF for a cluster whose config is not in /etc/slurm. */
+    public SlurmControl(CommandRunner runner, String scontrol, Map<String, String> env) {
         this.runner = runner;
         this.scontrol = scontrol;
+        this.env = Map.copyOf(env);
     }
 
     /** The result of one scontrol call: the node (for show) or the error in words. */
@@ -35,7 +44,7 @@ public final class SlurmControl {
     }
 
     public Outcome show(String node) {
-        CommandRunner.Result r = runner.run(List.of(scontrol, "show", "node", "-o", node), TIMEOUT);
+        CommandRunner.Result r = runner.run(List.of(scontrol, "show", "node", "-o", node), TIMEOUT, Path.of("."), env);
         if (!r.ok()) return Outcome.failed(r);
         Optional<SlurmNode> parsed = r.stdout().lines().map(SlurmNode::parse).flatMap(Optional::stream).findFirst();
         return parsed.isPresent() ? new Outcome(parsed, Optional.empty())
@@ -53,7 +62,7 @@ public final class SlurmControl {
     }
 
     private Outcome update(List<String> argv) {
-        CommandRunner.Result r = runner.run(argv, TIMEOUT);
+        CommandRunner.Result r = runner.run(argv, TIMEOUT, Path.of("."), env);
         return r.ok() ? new Outcome(Optional.empty(), Optional.empty()) : Outcome.failed(r);
     }
 }

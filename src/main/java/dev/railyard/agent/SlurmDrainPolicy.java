@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * Drains the node when it is unhealthy and resumes it when it is healthy again, touching only drains Railyard made:
+ * Drains the node when it is unhealthy and resumes it when it is no longer unhealthy (past the hold-down), touching only drains Railyard made:
  * an admin's drain or down, with its reason, is never overwritten or cleared. Slurm is asked only when an action may
  * be due (unhealthy, or a Railyard drain may be in place), not every second.
  */
@@ -30,7 +30,9 @@ public final class SlurmDrainPolicy {
     /** One decision after a sample. */
     public SlurmStatus apply(HealthState health, Optional<ComponentHealth> worst, Instant now) {
         boolean unhealthy = health == HealthState.UNHEALTHY;
-        boolean healthy = health == HealthState.HEALTHY;
+        // drained only when unhealthy, so resumed once it no longer is (the tracker's hold-down already passed):
+        // a degraded node (a warning, a reading it cannot judge) serves jobs as before
+        boolean healthy = !unhealthy;
         if (!unhealthy && !(healthy && maybeOurs)) return status;
         SlurmControl.Outcome shown = slurm.show(slurmNode);
         if (shown.node().isEmpty()) {

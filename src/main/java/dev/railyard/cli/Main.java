@@ -26,6 +26,7 @@ public final class Main {
         m.put("bench", BenchCommand::new);
         m.put("diagnose", DiagnoseCommand::new);
         m.put("agent", AgentCommand::new);
+        m.put("status", StatusCommand::new);
         return Collections.unmodifiableMap(m);
     }
 

@@ -24,7 +24,7 @@ import java.util.concurrent.Callable;
                 + "events seen so far), so the next sample judges it afresh. The node is resumed in Slurm once healthy."},
         footer = {"", "Examples:",
                 "  railyard agent clear all --token-file /etc/railyard/agent.token",
-                "  railyard agent clear mlx5_0:1 --url http://gpu07:9478 --token-file ~/.railyard-token"})
+                "  railyard agent clear mlx5_0:1 --url http://gpu07:9410 --token-file ~/.railyard-token"})
 final class AgentClearCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "COMPONENT", description = "A component as /api/health names it (GPU0 (0000:3b:00.0), mlx5_0:1, ens6), or all.")

@@ -57,13 +57,13 @@ import java.util.concurrent.Callable;
                         + "docs/metrics.md lists every metric."},
         footer = {"", "Examples:",
                 "  railyard agent --spec cluster.yaml --slurm",
-                "  railyard agent --listen 127.0.0.1:9478 --interval 5s",
+                "  railyard agent --listen 127.0.0.1:9410 --interval 5s",
                 "  railyard agent --once --format json",
                 "  railyard agent clear all --token-file /etc/railyard/agent.token",
                 "", "Exit codes: 0 stopped cleanly (with --once: healthy), 1 with --once: unhealthy, 2 usage, 3 port in use."})
 public final class AgentCommand implements Callable<Integer> {
 
-    static final int DEFAULT_PORT = 9478;
+    static final int DEFAULT_PORT = 9410;
 
     @Mixin
     RootOption root;

@@ -27,6 +27,6 @@ final class ListenAddress {
 
     private static RailyardException usage(String text) {
         return new RailyardException.Usage("not an address to listen on: '" + text + "'",
-                "write ADDR:PORT, e.g. 0.0.0.0:9478 or 127.0.0.1:9478");
+                "write ADDR:PORT, e.g. 0.0.0.0:9410 or 127.0.0.1:9410");
     }
 }

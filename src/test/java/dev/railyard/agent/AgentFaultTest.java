@@ -144,20 +144,9 @@ class AgentFaultTest {
 
     @Test
     void aFlappingNetdevIsUnhealthy() throws Exception {
-        // the gpud tree has no sys/class/net: add one physical NIC whose carrier flaps
-        tree.write("proc/sys/kernel/hostname", "n1\n");
-        java.nio.file.Path nd = tree.root.resolve("sys/devices/pci0000:00/0000:00:03.0/net/eth0");
-        java.nio.file.Files.createDirectories(nd);
-        java.nio.file.Files.createDirectories(tree.root.resolve("sys/class/net"));
-        java.nio.file.Files.createSymbolicLink(tree.root.resolve("sys/class/net/eth0"),
-                java.nio.file.Path.of("../../devices/pci0000:00/0000:00:03.0/net/eth0"));
-        java.nio.file.Files.createSymbolicLink(tree.root.resolve("sys/devices/pci0000:00/0000:00:03.0/net/eth0/device"),
-                java.nio.file.Path.of("../../../0000:00:03.0"));
-        tree.write("sys/devices/pci0000:00/0000:00:03.0/net/eth0/carrier_changes", "2\n");
-        tree.write("sys/devices/pci0000:00/0000:00:03.0/net/eth0/operstate", "up\n");
         agent.tick();
         for (int changes = 4; changes <= 8; changes += 2) {
-            tree.write("sys/devices/pci0000:00/0000:00:03.0/net/eth0/carrier_changes", changes + "\n");
+            tree.write(AgentTree.ETH0 + "/carrier_changes", changes + "\n");
             tree.clock.advance(Duration.ofSeconds(20));
             agent.tick();
         }

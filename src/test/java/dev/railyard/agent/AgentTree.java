@@ -40,11 +40,27 @@ final class AgentTree {
                 Files.writeString(port.resolve("sm_lid"), "0x1\n");
             }
         }
+        addEthernet(dir);
         Files.createDirectories(dir.resolve("proc/sys/kernel"));
         Files.writeString(dir.resolve("proc/sys/kernel/hostname"), "n1\n");
         Files.createDirectories(dir.resolve("railyard"));
         Files.writeString(dir.resolve("railyard/dmesg.txt"), "[    0.000000] Linux version 6.8.0 (buildd@lcy02)\n");
         this.kernelLog = KernelLogFollower.start(HostRoot.at(dir));
+    }
+
+    /** The gpud capture has no sys/class/net: one physical NIC, eth0 on PCI 0000:00:03.0, carrier up. */
+    static final String ETH0 = "sys/devices/pci0000:00/0000:00:03.0/net/eth0";
+
+    private static void addEthernet(Path dir) throws IOException {
+        Path nd = dir.resolve(ETH0);
+        Files.createDirectories(nd);
+        Files.createDirectories(dir.resolve("sys/class/net"));
+        Files.createSymbolicLink(dir.resolve("sys/class/net/eth0"), Path.of("../../devices/pci0000:00/0000:00:03.0/net/eth0"));
+        Files.createSymbolicLink(nd.resolve("device"), Path.of("../../../0000:00:03.0"));
+        Files.writeString(nd.resolve("carrier_changes"), "2\n");
+        Files.writeString(nd.resolve("carrier"), "1\n");
+        Files.writeString(nd.resolve("operstate"), "up\n");
+        Files.writeString(nd.resolve("mtu"), "1500\n");
     }
 
     Sampler sampler(Optional<ClusterSpec> spec, Optional<Path> nvml) {

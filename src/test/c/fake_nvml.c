@@ -6,6 +6,7 @@
  *          for persistence mode, ECC errors and a failed row remap, a degraded PCIe link.
  * Test controls (not NVML): fake_nvml_set_init_result, fake_nvml_set_lost_gpu, fake_nvml_refcount,
  * fake_nvml_set_gpu0_dbe (volatile uncorrected ECC errors on GPU 0, for the agent's fault injection).
+ * Built with -DFAKE_NVML_ONE_GPU it lists GPU 0 only: a healthy node for the agent's end-to-end tests.
  * Built with -DFAKE_NVML_OLD_DRIVER it lacks nvmlSystemGetCudaDriverVersion_v2,
  * nvmlDeviceGetCurrentClocksEventReasons and nvmlDeviceGetRemappedRows, like a pre-535 driver.
  */
@@ -105,7 +106,11 @@ nvmlReturn_t nvmlSystemGetCudaDriverVersion(int *v) { OUT_OR_RETURN(v); *v = 110
 nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *count) {
     if (refcount <= 0) return NVML_ERROR_UNINITIALIZED;
     OUT_OR_RETURN(count);
+#ifdef FAKE_NVML_ONE_GPU
+    *count = 1;
+#else
     *count = lost_gpu ? 3 : 2;
+#endif
     return NVML_SUCCESS;
 }
 

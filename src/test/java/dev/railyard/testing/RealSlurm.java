@@ -30,6 +30,7 @@ public final class RealSlurm implements AutoCloseable {
         RealTool.require("slurmctld", "slurm-wlm");
         RealTool.require("slurmd", "slurm-wlm");
         RealTool.require("munged", "munge");
+        Files.createDirectories(dir);
         RealSlurm s = new RealSlurm(dir);
         try {
             s.startMunge();

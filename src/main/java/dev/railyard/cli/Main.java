@@ -28,6 +28,8 @@ public final class Main {
         m.put("render", RenderCommand::new);
         m.put("apply", ApplyCommand::new);
         m.put("plan", PlanCommand::new);
+        m.put("agent", AgentCommand::new);
+        m.put("status", StatusCommand::new);
         return Collections.unmodifiableMap(m);
     }
 

@@ -61,6 +61,11 @@ public final class CaptureCommand implements Callable<Integer> {
         if (!toStdout && Files.exists(out) && !force) {
             throw new RailyardException.Usage(out + " already exists", "choose another --out or add --force");
         }
+        Path dir = toStdout ? null : out.toAbsolutePath().getParent();
+        if (dir != null && !Files.isDirectory(dir)) {
+            throw new RailyardException.Usage("cannot write " + out + ": the directory " + dir + " does not exist",
+                    "create it first (mkdir -p " + dir + ") or choose another --out");
+        }
         NodeCapture capture = new NodeCapture(CommandRunner.system(), Clock.system());
         // The summary goes where the archive does not: stderr when the archive is on stdout.
         PrintWriter w = toStdout ? spec.commandLine().getErr() : spec.commandLine().getOut();

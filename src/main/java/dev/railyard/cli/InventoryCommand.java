@@ -3,7 +3,6 @@ package dev.railyard.cli;
 import dev.railyard.collect.GpuCollector;
 import dev.railyard.collect.InventoryCollector;
 import dev.railyard.model.NodeInventory;
-import dev.railyard.model.RailyardException;
 import dev.railyard.platform.Clock;
 import dev.railyard.platform.Timings;
 import dev.railyard.report.InventoryText;
@@ -36,9 +35,8 @@ public final class InventoryCommand implements Callable<Integer> {
     @Mixin
     RootOption root;
 
-    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json",
-            description = "Output format (default: ${DEFAULT-VALUE}).")
-    OutputFormat format;
+    @Mixin
+    FormatOption output = new FormatOption();
 
     @Option(names = "--timings", description = "Print where the time went (JVM start, CLI, each reader, NVML, output) "
             + "to standard error; RAILYARD_TIMINGS=1 does the same.")
@@ -60,11 +58,8 @@ public final class InventoryCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        if (format == OutputFormat.JUNIT) {
-            throw new RailyardException.Usage("--format junit is for check results", "use text or json");
-        }
         // Jackson builds its serializers in ~150 ms when cold: let it do so while the readers wait on NVML.
-        Thread jsonWarmUp = format == OutputFormat.JSON
+        Thread jsonWarmUp = output.json()
                 ? Thread.ofPlatform().name("json-warm-up").start(() -> timings.time("JSON warm-up (Jackson serializers)",
                 () -> Json.prepare(NodeInventory.class))) : null;
         NodeInventory inventory = timings.time("collect (all readers)", () ->
@@ -75,8 +70,8 @@ public final class InventoryCommand implements Callable<Integer> {
             jsonWarmUp.join();
             timings.record("waiting for the JSON warm-up thread", waiting);
         }
-        String text = timings.time(format == OutputFormat.JSON ? "JSON write" : "text render",
-                () -> format == OutputFormat.JSON ? Json.write(inventory) + "\n" : InventoryText.render(inventory, Terminal.style()));
+        String text = timings.time(output.json() ? "JSON write" : "text render",
+                () -> output.json() ? Json.write(inventory) + "\n" : InventoryText.render(inventory, Terminal.style()));
         timings.time("print", () -> {
             out.print(text);
             out.flush();

@@ -29,6 +29,11 @@ public final class Main {
         m.put("capture", t -> new CaptureCommand());
         m.put("bench", t -> new BenchCommand());
         m.put("diagnose", t -> new DiagnoseCommand());
+        m.put("render", t -> new RenderCommand());
+        m.put("apply", t -> new ApplyCommand());
+        m.put("plan", t -> new PlanCommand());
+        m.put("agent", t -> new AgentCommand());
+        m.put("status", t -> new StatusCommand());
         m.put("completion", t -> new CompletionCommand());
         m.put("man", t -> new ManCommand());
         return Collections.unmodifiableMap(m);

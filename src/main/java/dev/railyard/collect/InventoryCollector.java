@@ -26,17 +26,27 @@ public final class InventoryCollector {
     private final NetCollector net = new NetCollector();
     private final HostCollector host = new HostCollector();
     private final TopologyBuilder topology = new TopologyBuilder();
-    private final KernelLogCollector kernelLog = new KernelLogCollector();
+    private final Collector<Reading<List<XidEvent>>> kernelLog;
     private final Clock clock;
     private final Timings timings;
 
     public InventoryCollector(GpuCollector gpu, Clock clock) {
-        this(gpu, clock, Timings.off());
+        this(gpu, new KernelLogCollector(), clock, Timings.off());
     }
 
     /** With each reader's time recorded (inventory --timings). */
     public InventoryCollector(GpuCollector gpu, Clock clock, Timings timings) {
+        this(gpu, new KernelLogCollector(), clock, timings);
+    }
+
+    /** With another source of Xid events: the agent follows the kernel log instead of reading it whole each time. */
+    public InventoryCollector(GpuCollector gpu, Collector<Reading<List<XidEvent>>> kernelLog, Clock clock) {
+        this(gpu, kernelLog, clock, Timings.off());
+    }
+
+    private InventoryCollector(GpuCollector gpu, Collector<Reading<List<XidEvent>>> kernelLog, Clock clock, Timings timings) {
         this.gpu = gpu.timed(timings);
+        this.kernelLog = kernelLog;
         this.clock = clock;
         this.timings = timings;
     }

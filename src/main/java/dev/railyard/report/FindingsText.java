@@ -2,6 +2,7 @@ package dev.railyard.report;
 
 import dev.railyard.model.Finding;
 import dev.railyard.model.NotJudged;
+import dev.railyard.model.ValueText;
 import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ public final class FindingsText {
     public static String render(String node, List<Finding> findings, List<NotJudged> notJudged, TextStyle style) {
         Map<Severity, List<Finding>> bySeverity = new EnumMap<>(Severity.class);
         for (Finding f : findings) bySeverity.computeIfAbsent(f.severity(), s -> new ArrayList<>()).add(f);
-        StringBuilder out = new StringBuilder("Checks on ").append(node).append('\n');
+        StringBuilder out = new StringBuilder("Checks on ").append(ValueText.printable(node)).append('\n');
         for (Severity s : ORDER) {
             List<Finding> group = bySeverity.get(s);
             if (group == null) continue;
@@ -43,7 +44,7 @@ public final class FindingsText {
             int areaW = notJudged.stream().mapToInt(n -> n.area().length()).max().orElse(0);
             for (NotJudged n : notJudged) {
                 String pad = " ".repeat(2 + areaW + 2);
-                List<String> lines = Wrap.words(n.reason(), style.width() - pad.length());
+                List<String> lines = Wrap.words(ValueText.printable(n.reason()), style.width() - pad.length());
                 out.append("  ").append(n.area()).append(" ".repeat(areaW - n.area().length() + 2)).append(lines.getFirst()).append('\n');
                 for (String l : lines.subList(1, lines.size())) out.append(pad).append(l).append('\n');
             }
@@ -52,13 +53,18 @@ public final class FindingsText {
         if (!notJudged.isEmpty()) {
             out.append("; not judged: ").append(notJudged.stream().map(NotJudged::area).distinct().collect(Collectors.joining(", ")));
         }
-        return out.append('\n').toString();
+        out.append('\n');
+        // findings quote what nodes report: no terminal escape sequence reaches the terminal raw (cells are escaped
+        // one by one; the whole text too when no colour codes of our own are in it)
+        return style.colour() ? out.toString() : ValueText.escapeControls(out.toString(), true);
     }
 
     /** The group's rows in shared columns, each row followed by its fix, a command per line. */
     private static void appendGroup(StringBuilder out, List<Finding> group, Severity s, TextStyle style) {
         TextTable table = new TextTable("ID", "SUBJECT", "OBSERVED", "EXPECTED");
-        for (Finding f : group) table.row(f.id(), f.subject(), f.observed(), f.expected());
+        for (Finding f : group) {
+            table.row(f.id(), ValueText.printable(f.subject()), ValueText.printable(f.observed()), ValueText.printable(f.expected()));
+        }
         List<List<String>> rows = table.lines("  ", style.width());
         rows.getFirst().forEach(l -> out.append(l).append('\n'));
         for (int i = 0; i < group.size(); i++) {
@@ -68,7 +74,7 @@ public final class FindingsText {
             String label = s == Severity.PASS ? "use: " : "fix: ";
             String pad = FIX_INDENT + " ".repeat(label.length());
             boolean first = true;
-            for (String cmd : f.remediation().lines().toList()) {
+            for (String cmd : f.remediation().lines().map(ValueText::printable).toList()) {
                 // Comments wrap like prose; commands stay whole so they paste as one line.
                 List<String> parts = !cmd.startsWith("# ") ? List.of(cmd)
                         : Wrap.words(cmd.substring(2), style.width() - pad.length() - 2).stream().map(p -> "# " + p).toList();

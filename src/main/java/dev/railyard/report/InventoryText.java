@@ -1,6 +1,7 @@
 package dev.railyard.report;
 
 import dev.railyard.model.NodeInventory;
+import dev.railyard.model.ValueText;
 
 /**
  * The human view of an inventory: a header, then one section per area (GPUs, RDMA, network, PCIe affinity, host).
@@ -18,10 +19,10 @@ public final class InventoryText {
     /** Tables wrap their cells within the width; any other line too long wraps under its own indent. */
     public static String render(NodeInventory inv, TextStyle style) {
         StringBuilder out = new StringBuilder();
-        out.append("Node ").append(inv.hostname()).append("  root ").append(inv.root())
-                .append("  at ").append(inv.takenAt()).append('\n');
-        out.append("  OS ").append(ReadingText.of(inv.host().os()))
-                .append("  kernel ").append(ReadingText.of(inv.host().kernel())).append('\n');
+        out.append("Node ").append(ValueText.printable(inv.hostname())).append("  root ")
+                .append(ValueText.printable(inv.root())).append("  at ").append(inv.takenAt()).append('\n');
+        out.append("  OS ").append(ValueText.printable(ReadingText.of(inv.host().os())))
+                .append("  kernel ").append(ValueText.printable(ReadingText.of(inv.host().kernel()))).append('\n');
         out.append('\n');
         GpuSection.appendTo(out, inv.gpu());
         out.append('\n');
@@ -32,6 +33,7 @@ public final class InventoryText {
         TopologySection.appendTo(out, inv.topology());
         out.append('\n');
         HostSection.appendTo(out, inv.host(), inv.xidEvents());
-        return Wrap.lines(out.toString(), style.width());
+        // the sections escape their cells; this catches any value printed outside a table (terminal escapes)
+        return Wrap.lines(ValueText.escapeControls(out.toString(), true), style.width());
     }
 }

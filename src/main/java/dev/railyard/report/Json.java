@@ -6,7 +6,12 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonSerializer;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import dev.railyard.model.ReadingJson;
+import dev.railyard.model.ValueText;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -51,12 +56,23 @@ public final class Json {
     }
 
     private static ObjectMapper create() {
+        SimpleModule strings = new SimpleModule("railyard-strings");
+        strings.addSerializer(String.class, new CutStringSerializer());
         return new ObjectMapper()
                 .registerModule(new Jdk8Module())
                 .registerModule(new JavaTimeModule())
                 .registerModule(ReadingJson.module())
+                .registerModule(strings)
                 .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
                 .enable(SerializationFeature.INDENT_OUTPUT)
                 .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+    }
+
+    /** Jackson escapes control characters itself; a garbage value of a megabyte is cut with a marker. */
+    private static final class CutStringSerializer extends JsonSerializer<String> {
+        @Override
+        public void serialize(String value, JsonGenerator gen, SerializerProvider provider) throws IOException {
+            gen.writeString(ValueText.cut(value, ValueText.JSON_MAX));
+        }
     }
 }

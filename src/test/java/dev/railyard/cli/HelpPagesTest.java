@@ -68,12 +68,20 @@ class HelpPagesTest {
         assertThat(problems).isEmpty();
     }
 
-    /** Footer lines that are example commands ("  railyard ..."), with picocli's %n and %% resolved. */
+    /**
+     * Footer lines of example commands ("  railyard ...", and the lines a trailing backslash continues), with picocli's
+     * %% resolved: each must come out of the renderer as the same whole line.
+     */
     private static List<String> examples(CommandLine cl) {
         List<String> out = new ArrayList<>();
+        boolean continued = false;
         for (String line : cl.getCommandSpec().usageMessage().footer()) {
             String text = line.replace("%%", "%").strip();
-            if (text.startsWith("railyard ") || text.startsWith("mkdir ") || text.startsWith("tar ")) out.add(text);
+            if (continued || text.startsWith("railyard ") || text.startsWith("mkdir ") || text.startsWith("tar ")
+                    || text.startsWith("source ")) {
+                out.add(text);
+                continued = text.endsWith("\\");
+            }
         }
         return out;
     }

@@ -1,9 +1,9 @@
 package dev.railyard.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.railyard.bench.nccl.NcclBenchResult;
-import dev.railyard.bench.tcp.BandwidthResult;
-import dev.railyard.bench.tcp.LatencyResult;
+import dev.railyard.model.BandwidthResult;
+import dev.railyard.model.LatencyResult;
+import dev.railyard.model.NcclBenchResult;
 import dev.railyard.report.InventoryTextTrees;
 import dev.railyard.report.Json;
 import org.junit.jupiter.api.Test;
@@ -64,6 +64,10 @@ class JsonDocsTest {
         return Stream.concat(Stream.of("schemaVersion"), Arrays.stream(type.getRecordComponents()).map(c -> c.getName())).toList();
     }
 
+    private static List<String> withFindings(Class<? extends Record> type) {
+        return Stream.concat(recordKeys(type).stream(), Stream.of("findings")).toList();
+    }
+
     @Test
     void everyDocumentedCommandHasItsKeysInTheDocInOrder(@TempDir Path dir) throws IOException {
         Map<String, List<String>> doc = documentedKeys();
@@ -74,9 +78,10 @@ class JsonDocsTest {
                 .containsExactlyElementsOf(doc.get("check"));
         assertThat(keys(Json.mapper().readTree(run("diagnose", "src/test/resources/bench/perftest/seed-000-ib_write_bw-mlx4-40g.txt",
                 "--format", "json")))).containsExactlyElementsOf(doc.get("diagnose"));
-        assertThat(recordKeys(BandwidthResult.class)).containsExactlyElementsOf(doc.get("bench tcp bandwidth"));
-        assertThat(recordKeys(LatencyResult.class)).containsExactlyElementsOf(doc.get("bench tcp latency"));
-        assertThat(recordKeys(NcclBenchResult.class)).containsExactlyElementsOf(doc.get("bench nccl"));
+        // bench tcp and nccl write their result's fields with the verdicts after them (@JsonUnwrapped)
+        assertThat(withFindings(BandwidthResult.class)).containsExactlyElementsOf(doc.get("bench tcp bandwidth"));
+        assertThat(withFindings(LatencyResult.class)).containsExactlyElementsOf(doc.get("bench tcp latency"));
+        assertThat(withFindings(NcclBenchResult.class)).containsExactlyElementsOf(doc.get("bench nccl"));
         assertThat(recordKeys(BenchRdmaCommand.Report.class)).containsExactlyElementsOf(doc.get("bench rdma"));
         assertThat(recordKeys(BenchStorageCommand.Report.class)).containsExactlyElementsOf(doc.get("bench storage"));
         assertThat(Arrays.stream(dev.railyard.model.ValidationReport.class.getRecordComponents()).map(c -> c.getName()).toList())

@@ -5,6 +5,7 @@ import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NodeInventory;
 import dev.railyard.model.Severity;
+import dev.railyard.report.FindingsJson;
 import dev.railyard.report.FindingsText;
 import dev.railyard.report.InventoryText;
 import dev.railyard.report.InventoryTextTrees;
@@ -110,9 +111,9 @@ class ReaderMutationFuzzTest {
         NodeInventory inv = CheckTrees.collect(tree);
         List<Finding> findings = CheckRunner.nodeChecks().run(new CheckInput(inv, spec, CheckTrees.NODE));
         String text = InventoryText.render(inv) + FindingsText.render(CheckTrees.NODE, findings);
-        String json = Json.write(inv) + Json.write(findings);
+        String json = Json.write(inv) + FindingsJson.render(CheckTrees.NODE, findings, List.of());
         Json.mapper().readTree(Json.write(inv));
-        Json.mapper().readTree(Json.write(findings));
+        Json.mapper().readTree(FindingsJson.render(CheckTrees.NODE, findings, List.of()));
         return new Run(findings, text, json);
     }
 

@@ -86,6 +86,9 @@ class JsonDocsTest {
         assertThat(recordKeys(BenchStorageCommand.Report.class)).containsExactlyElementsOf(doc.get("bench storage"));
         assertThat(Arrays.stream(dev.railyard.model.ValidationReport.class.getRecordComponents()).map(c -> c.getName()).toList())
                 .containsExactlyElementsOf(doc.get("validate report"));
+        assertThat(Arrays.stream(dev.railyard.agent.ClusterStatus.Report.class.getRecordComponents()).map(c -> c.getName()).toList())
+                .containsExactlyElementsOf(doc.get("status"));
+        assertThat(recordKeys(dev.railyard.plan.Calculation.class)).containsExactlyElementsOf(doc.get("plan"));
         assertThat(doc.get("bench gpu")).containsExactly("schemaVersion", "findings", "run");
     }
 

@@ -1,13 +1,11 @@
 package dev.railyard.platform;
 
 import dev.railyard.model.Reading;
-
 import dev.railyard.model.ValueText;
 import dev.railyard.platform.RootConfinement.Resolved;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotLinkException;
 import java.nio.file.Path;

@@ -67,8 +67,14 @@ class TcpBenchLoopbackTest {
         assertThat(r.stop().kind()).isEqualTo(StopReason.Kind.DURATION);
         assertThat(r.streams()).isEqualTo(3);
         assertThat(r.sentBytes()).isPositive();
-        // 450 ms at 100 ms intervals: four full intervals and the 50 ms tail
-        assertThat(r.intervals()).hasSize(5).isEqualTo(seen);
+        // 450 ms at 100 ms intervals: four full intervals and the 50 ms tail on an idle machine; under load an interval
+        // stretches, so judge what does not depend on timing: the intervals tile the run from 0 without gaps
+        assertThat(r.intervals()).isNotEmpty().hasSizeLessThanOrEqualTo(5).isEqualTo(seen);
+        assertThat(r.intervals().getFirst().startSeconds()).isZero();
+        for (int i = 1; i < r.intervals().size(); i++) {
+            assertThat(r.intervals().get(i).startSeconds()).isEqualTo(r.intervals().get(i - 1).endSeconds());
+        }
+        assertThat(r.intervals().getLast().endSeconds()).isGreaterThanOrEqualTo(0.45);
         assertThat(r.intervals()).allSatisfy(iv -> assertThat(iv.endSeconds()).isGreaterThan(iv.startSeconds()));
         assertThat(r.intervals().stream().mapToLong(BandwidthInterval::bytes).sum()).isEqualTo(r.sentBytes());
         assertThat(r.receiver()).isInstanceOf(Reading.Present.class);

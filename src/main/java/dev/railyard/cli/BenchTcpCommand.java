@@ -142,6 +142,11 @@ public final class BenchTcpCommand implements Runnable {
         @Option(names = "--format", defaultValue = "text", paramLabel = "text|json", description = "Output format (default: ${DEFAULT-VALUE}).")
         OutputFormat format;
 
+        @Option(names = "--connect-timeout", defaultValue = "0s", paramLabel = "TIME",
+                description = "Keep trying to connect this long while the server is not listening yet, e.g. 10s "
+                        + "(default: ${DEFAULT-VALUE}, one try). validate uses it to start a pair right after its server.")
+        String connectTimeout;
+
         @Spec
         CommandSpec spec;
 
@@ -163,13 +168,9 @@ public final class BenchTcpCommand implements Runnable {
                 }
             }, "bench-tcp-interrupt");
             Runtime.getRuntime().addShutdownHook(hook);
+            long connectBy = System.nanoTime() + parseDuration("--connect-timeout", connectTimeout).toNanos();
             try {
-                TcpResult result = switch (mode) {
-                    case BANDWIDTH -> new BandwidthClient(settings, signal,
-                            iv -> { if (text) progress(err, TcpResultText.progress(iv)); }).run();
-                    case LATENCY -> new LatencyClient(settings, signal,
-                            iv -> { if (text) progress(err, TcpResultText.progress(iv)); }).run();
-                };
+                TcpResult result = runConnecting(settings, signal, err, text, connectBy);
                 out.print(text ? TcpResultText.render(result) : Json.write(result) + "\n");
                 out.flush();
                 return result.stop().complete() ? ExitCodes.OK : ExitCodes.FAIL_FINDING;
@@ -182,6 +183,27 @@ public final class BenchTcpCommand implements Runnable {
                     Runtime.getRuntime().removeShutdownHook(hook);
                 } catch (IllegalStateException shuttingDown) {
                     // the hook is running: it is waiting for exactly this print
+                }
+            }
+        }
+
+        /**
+         * Runs the client; while the server refuses connections (not listening yet) and the connect deadline is not
+         * reached, polls again every 50 ms. Nothing was measured by a refused run, so nothing is lost.
+         */
+        private TcpResult runConnecting(ClientSettings settings, StopSignal signal, PrintWriter err, boolean text,
+                                        long connectBy) throws IOException {
+            while (true) {
+                try {
+                    return switch (mode) {
+                        case BANDWIDTH -> new BandwidthClient(settings, signal,
+                                iv -> { if (text) progress(err, TcpResultText.progress(iv)); }).run();
+                        case LATENCY -> new LatencyClient(settings, signal,
+                                iv -> { if (text) progress(err, TcpResultText.progress(iv)); }).run();
+                    };
+                } catch (ConnectException e) {
+                    if (System.nanoTime() >= connectBy || signal.stopped()) throw e;
+                    java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
                 }
             }
         }

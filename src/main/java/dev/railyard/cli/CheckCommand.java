@@ -3,6 +3,7 @@ package dev.railyard.cli;
 import dev.railyard.check.CheckInput;
 import dev.railyard.check.CheckRunner;
 import dev.railyard.check.SpecLoader;
+import dev.railyard.spec.SpecHandoff;
 import dev.railyard.spec.SpecReader;
 import dev.railyard.collect.GpuCollector;
 import dev.railyard.collect.InventoryCollector;
@@ -54,6 +55,11 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--spec", paramLabel = "FILE", description = "Cluster spec to judge against (railyard init writes one).")
     Path specFile;
 
+    @Option(names = "--spec-base64", paramLabel = "DATA",
+            description = "The spec's text gzipped and base64url-encoded, instead of --spec FILE: how validate hands "
+                    + "each node its spec without copying a file.")
+    String specBase64;
+
     @Option(names = "--node", paramLabel = "NAME",
             description = "This node's name in the spec (default: the node's hostname).")
     String node;
@@ -88,6 +94,8 @@ public final class CheckCommand implements Callable<Integer> {
                         "write one with: railyard init > cluster.yaml");
             }
             cluster = Optional.of(specLoader.load(specFile));
+        } else if (specBase64 != null) {
+            cluster = Optional.of(new SpecReader().read("the spec from validate", SpecHandoff.decode(specBase64)));
         }
         NodeInventory inventory = new InventoryCollector(GpuCollector.forRoot(root.hostRoot()), Clock.system())
                 .collect(root.hostRoot());

@@ -29,8 +29,11 @@ public final class CulpritFinder {
     static final double RAIL_SHARE = 0.9;
     /** Evidence lists at most this many pairs, then "and N more". */
     static final int EVIDENCE_PAIRS = 6;
-    /** Ethernet and InfiniBand link rates a port may train down to (Gb/s). */
-    private static final double[] STANDARD_RATES = {1, 10, 25, 40, 50, 56, 100, 200, 400, 800};
+    /** Line rate (Gb/s) to the lower rates such a port really trains down to (fewer lanes, an older cable). */
+    private static final java.util.Map<Double, double[]> TRAINS_DOWN_TO = java.util.Map.of(
+            10.0, new double[]{1}, 25.0, new double[]{10}, 40.0, new double[]{10}, 50.0, new double[]{25, 10},
+            56.0, new double[]{40, 10}, 100.0, new double[]{50, 40, 25, 10}, 200.0, new double[]{100, 50},
+            400.0, new double[]{200, 100}, 800.0, new double[]{400, 200});
 
     private CulpritFinder() {
     }
@@ -129,8 +132,7 @@ public final class CulpritFinder {
      */
     static Optional<Double> trainedDownTo(double gbps, double lineRate, boolean rdma) {
         double ceiling = rdma ? 1.0 : 0.95;
-        for (double r : STANDARD_RATES) {
-            if (r >= lineRate) break;
+        for (double r : TRAINS_DOWN_TO.getOrDefault(lineRate, new double[0])) {
             if (gbps <= r * ceiling && gbps >= r * 0.6) return Optional.of(r);
         }
         return Optional.empty();
@@ -150,7 +152,7 @@ public final class CulpritFinder {
         for (List<PairJudgement> js : bad.values()) {
             for (PairJudgement j : js) {
                 Optional<String> specific = specificFix(j, net);
-                if (specific.isPresent()) return "on " + node + ": " + specific.get();
+                if (specific.isPresent()) return "on " + node + ": " + specific.get() + "; then 'railyard check --node " + node + "'";
             }
         }
         return "on " + node + ": run 'railyard check --node " + node + "' (port state and rate, MTU, CPU governor, PCIe "
@@ -182,8 +184,8 @@ public final class CulpritFinder {
         if (v.isPresent() && bandwidth && net.rateGbps().isPresent()) {
             Optional<Double> trained = trainedDownTo(v.getAsDouble(), net.rateGbps().get(), j.kind() == PairKind.RDMA_BANDWIDTH);
             if (trained.isPresent()) {
-                return Optional.of(PairJudge.format(v.getAsDouble()) + " Gb/s on a " + PairJudge.format(net.rateGbps().get())
-                        + " Gb/s link looks like it negotiated " + PairJudge.format(trained.get()) + "G: reseat or replace "
+                return Optional.of(PairJudge.format(v.getAsDouble()) + " Gb/s on a " + PairJudge.rate(net.rateGbps().get())
+                        + " Gb/s link looks like it negotiated " + PairJudge.rate(trained.get()) + "G: reseat or replace "
                         + "the cable (check 'ethtool NETDEV' Speed / 'ibstat' Rate on both ends)");
             }
         }

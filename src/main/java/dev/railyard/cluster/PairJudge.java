@@ -60,7 +60,7 @@ public final class PairJudge {
         Optional<Double> rate = spec.network(r.test().network()).flatMap(ClusterSpec.Network::rateGbps);
         double eff = spec.expect().rdmaBwEfficiency();
         if (kind == PairKind.RDMA_BANDWIDTH && rate.isPresent()) {
-            return new Bar(OptionalDouble.of(eff * rate.get()), percent(eff) + " of " + format(rate.get()) + " Gb/s");
+            return new Bar(OptionalDouble.of(eff * rate.get()), percent(eff) + " of " + rate(rate.get()) + " Gb/s");
         }
         if (kind == PairKind.RDMA_LATENCY) {
             return new Bar(OptionalDouble.of(spec.expect().rdmaLatencyUs()), "expect.rdma_latency_us");
@@ -134,6 +134,11 @@ public final class PairJudge {
     static String format(double v) {
         return v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : v >= 10 ? String.format(Locale.ROOT, "%.1f", v)
                 : String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    /** A link rate as people write it: 40, 12.5. */
+    static String rate(double gbps) {
+        return gbps == Math.rint(gbps) ? String.valueOf((long) gbps) : format(gbps);
     }
 
     private static String percent(double eff) {

@@ -141,17 +141,20 @@ final class PairStage {
         List<PairResult> mine = new ArrayList<>();
         for (int r = 0; r < rounds.size(); r++) {
             progress.phase(net + " round " + (r + 1) + "/" + rounds.size());
-            mine.addAll(runRound(plan, rounds.get(r), r + 1, 1));
+            mine.addAll(runRound(plan, rounds.get(r), r + 1, 1, Map.of()));
         }
-        List<PairJudgement> judged = judge.judgeLatest(mine);
-        List<RoundRobinSchedule.Pair> retest = judged.stream().filter(PairJudgement::bad)
-                .map(j -> new RoundRobinSchedule.Pair(j.test().client(), j.test().server())).distinct().toList();
-        if (retest.isEmpty()) return;
-        List<List<RoundRobinSchedule.Pair>> batches = disjointBatches(retest);
-        progress.addSteps(retest.size() * plan.kinds().size());
+        // only the kinds that were bad are retested, each pair once
+        Map<RoundRobinSchedule.Pair, List<PairKind>> bad = new LinkedHashMap<>();
+        for (PairJudgement j : judge.judgeLatest(mine)) {
+            if (j.bad()) bad.computeIfAbsent(new RoundRobinSchedule.Pair(j.test().client(), j.test().server()),
+                    k -> new ArrayList<>()).add(j.kind());
+        }
+        if (bad.isEmpty()) return;
+        List<List<RoundRobinSchedule.Pair>> batches = disjointBatches(List.copyOf(bad.keySet()));
+        progress.addSteps(bad.values().stream().mapToInt(List::size).sum());
         for (int b = 0; b < batches.size(); b++) {
             progress.phase(net + " retest " + (b + 1) + "/" + batches.size());
-            runRound(plan, batches.get(b), rounds.size() + b + 1, 2);
+            runRound(plan, batches.get(b), rounds.size() + b + 1, 2, bad);
         }
     }
 
@@ -173,35 +176,39 @@ final class PairStage {
         return batches;
     }
 
-    private List<PairResult> runRound(Plan plan, List<RoundRobinSchedule.Pair> pairs, int round, int attempt)
-            throws InterruptedException {
+    private List<PairResult> runRound(Plan plan, List<RoundRobinSchedule.Pair> pairs, int round, int attempt,
+                                      Map<RoundRobinSchedule.Pair, List<PairKind>> kinds) throws InterruptedException {
         Map<RoundRobinSchedule.Pair, Future<List<PairResult>>> running = new LinkedHashMap<>();
         List<PairResult> out = new ArrayList<>();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (RoundRobinSchedule.Pair pair : pairs) {
-                running.put(pair, pool.submit(() -> runPair(plan, pair, round, attempt)));
+                List<PairKind> these = kinds.getOrDefault(pair, plan.kinds());
+                running.put(pair, pool.submit(() -> runPair(plan, pair, these, round, attempt)));
             }
-            for (Future<List<PairResult>> f : running.values()) {
-                try {
-                    out.addAll(f.get());
-                } catch (ExecutionException e) {
-                    if (e.getCause() instanceof InterruptedException ie) throw ie;
-                    throw new IllegalStateException(e.getCause());
+            try {
+                for (Future<List<PairResult>> f : running.values()) {
+                    try {
+                        out.addAll(f.get());
+                    } catch (ExecutionException e) {
+                        if (e.getCause() instanceof InterruptedException ie) throw ie;
+                        throw new IllegalStateException(e.getCause());
+                    }
                 }
+            } catch (InterruptedException e) {
+                // cancel before the pool's close waits for them: the steps' own waits are interrupted and kill them
+                running.values().forEach(f -> f.cancel(true));
+                throw e;
             }
-        } catch (InterruptedException e) {
-            running.values().forEach(f -> f.cancel(true));
-            throw e;
         }
         return out;
     }
 
-    private List<PairResult> runPair(Plan plan, RoundRobinSchedule.Pair pair, int round, int attempt)
+    private List<PairResult> runPair(Plan plan, RoundRobinSchedule.Pair pair, List<PairKind> kinds, int round, int attempt)
             throws InterruptedException {
         List<PairResult> out = new ArrayList<>();
         ClusterSpec.Network n = plan.network();
         String serverAddress = bare(n.bind().get(pair.second()).address().orElseThrow());
-        for (PairKind kind : plan.kinds()) {
+        for (PairKind kind : kinds) {
             PairTest test = new PairTest(n.name(), pair.first(), pair.second(), serverAddress, kind);
             PairResult r;
             try (StepSlots.Held h = slots.acquire(2)) {

@@ -158,6 +158,9 @@ public final class ValidateCommand implements Callable<Integer> {
                 err.flush();
                 report = validation.report(false);
             }
+            // a Ctrl-C that came after the last stage must not break the file writes (interruptible channels)
+            boolean lateInterrupt = Thread.interrupted();
+            if (lateInterrupt && report.complete()) progress.note("interrupted after the last step: the report is complete");
             List<Path> files = ValidationReportFiles.write(report, dir);
             print(stdout, err, report, files, dir);
         } finally {

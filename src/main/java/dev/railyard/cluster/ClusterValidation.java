@@ -51,6 +51,8 @@ public final class ClusterValidation {
     private final List<Finding> clusterFindings = Collections.synchronizedList(new ArrayList<>());
     private final BenchStage.Output bench = new BenchStage.Output();
     private volatile int rounds;
+    /** The pair verdicts once the pair stage is done; an interrupted run judges what it has when asked. */
+    private volatile Judged judged;
 
     public ClusterValidation(ClusterSpec spec, Optional<String> specBase64, Launcher launcher, ValidateSettings settings,
                              RunRecorder recorder, Progress progress, Clock clock, String runId) {
@@ -88,7 +90,7 @@ public final class ClusterValidation {
         PairRunner runner = new PairRunner(launcher, spec, settings, clock);
         rounds = plans.stream().mapToInt(p -> p.schedule().rounds().size()).max().orElse(0);
         new PairStage(spec, settings, runner, slots, recorder, runId, progress, pairs).run(plans);
-        Judged judged = judgePairs(plans);
+        judged = judgePairs(plans);
         recorder.findingsAdded(runId, "pairs", judged.findings());
 
         List<NodeStage.NodeResult> ordered = orderedNodes();
@@ -167,9 +169,12 @@ public final class ClusterValidation {
 
     /** The report from everything measured so far; {@code complete} false for an interrupted run. */
     public ValidationReport report(boolean complete) {
-        Set<String> usable = nodes.values().stream().filter(NodeStage.NodeResult::completed).map(n -> n.outcome().node())
-                .collect(Collectors.toSet());
-        Judged judged = judgePairs(PairStage.plans(spec, usable, settings.full()));
+        Judged judged = this.judged;
+        if (judged == null) {
+            Set<String> usable = nodes.values().stream().filter(NodeStage.NodeResult::completed).map(n -> n.outcome().node())
+                    .collect(Collectors.toSet());
+            judged = judgePairs(PairStage.plans(spec, usable, settings.full()));
+        }
         return new ValidationReport(ValidationReport.SCHEMA_VERSION, runId, spec.cluster(), launcher.name(), startedAt,
                 Optional.of(clock.now()), complete, rounds, orderedNodes().stream().map(NodeStage.NodeResult::outcome).toList(),
                 List.copyOf(clusterFindings), List.copyOf(pairs), judged.findings(), judged.culprits(),

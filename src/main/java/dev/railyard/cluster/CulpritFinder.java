@@ -53,63 +53,87 @@ public final class CulpritFinder {
     }
 
     static List<Culprit> find(NetworkPairs net) {
-        // the links (unordered pairs) tested, and the bad judgements of each
-        Map<String, List<PairJudgement>> byLink = new TreeMap<>();
-        for (PairJudgement j : net.judged()) byLink.computeIfAbsent(link(j), k -> new ArrayList<>()).add(j);
-        Map<String, List<PairJudgement>> badLinks = new TreeMap<>();
-        byLink.forEach((l, js) -> {
-            List<PairJudgement> bad = js.stream().filter(PairJudgement::bad).toList();
-            if (!bad.isEmpty()) badLinks.put(l, bad);
-        });
+        // the links (unordered pairs) tested, and the bad judgements of each; records, not strings, as keys: a
+        // 512-node rail has 130,816 links
+        Set<Link> tested = new java.util.HashSet<>();
+        Map<Link, List<PairJudgement>> badLinks = new java.util.HashMap<>();
+        for (PairJudgement j : net.judged()) {
+            Link l = Link.of(j);
+            tested.add(l);
+            if (j.bad()) badLinks.computeIfAbsent(l, k -> new ArrayList<>(1)).add(j);
+        }
         if (badLinks.isEmpty()) return List.of();
         List<Culprit> out = new ArrayList<>();
-        if (net.nodes().size() >= 3 && badLinks.size() >= RAIL_SHARE * byLink.size()) {
+        if (net.nodes().size() >= 3 && badLinks.size() >= RAIL_SHARE * tested.size()) {
             out.add(new Culprit(CulpritKind.RAIL, net.network(), List.of(), Severity.FAIL,
-                    badLinks.size() + " of " + byLink.size() + " pairs bad: " + evidence(badLinks, net),
+                    badLinks.size() + " of " + tested.size() + " pairs bad: " + evidence(badLinks, net),
                     railFix(net)));
             return out;
         }
-        Map<String, int[]> perNode = new LinkedHashMap<>(); // node -> {tested, bad}
-        byLink.keySet().forEach(l -> ends(l).forEach(n -> perNode.computeIfAbsent(n, k -> new int[2])[0]++));
-        badLinks.keySet().forEach(l -> ends(l).forEach(n -> perNode.get(n)[1]++));
+        Map<String, int[]> perNode = new java.util.HashMap<>(); // node -> {tested, bad}
+        tested.forEach(l -> l.ends().forEach(n -> perNode.computeIfAbsent(n, k -> new int[2])[0]++));
+        badLinks.keySet().forEach(l -> l.ends().forEach(n -> perNode.get(n)[1]++));
         Set<String> badNodes = new LinkedHashSet<>();
         if (net.nodes().size() >= 3) {
-            perNode.forEach((n, c) -> {
-                if (c[1] >= 2 && c[1] * 2 > c[0]) badNodes.add(n);
-            });
+            for (String n : net.nodes()) {
+                int[] c = perNode.get(n);
+                if (c != null && c[1] >= 2 && c[1] * 2 > c[0]) badNodes.add(n);
+            }
         }
         for (String node : badNodes) {
-            Map<String, List<PairJudgement>> its = badLinks.entrySet().stream().filter(e -> ends(e.getKey()).contains(node))
-                    .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, TreeMap::new));
+            Map<Link, List<PairJudgement>> its = new java.util.HashMap<>();
+            badLinks.forEach((l, js) -> {
+                if (l.ends().contains(node)) its.put(l, js);
+            });
             int[] c = perNode.get(node);
             out.add(new Culprit(CulpritKind.NODE, net.network(), List.of(node), Severity.FAIL,
                     c[1] + " of its " + c[0] + " pairs bad: " + evidence(its, net), nodeFix(node, net, its)));
         }
-        badLinks.forEach((l, js) -> {
-            List<String> ends = ends(l);
-            if (ends.stream().anyMatch(badNodes::contains)) return; // explained by the node
-            out.add(new Culprit(CulpritKind.LINK, net.network(), ends, Severity.FAIL,
+        new TreeMap<>(badLinks).forEach((l, js) -> {
+            if (l.ends().stream().anyMatch(badNodes::contains)) return; // explained by the node
+            out.add(new Culprit(CulpritKind.LINK, net.network(), l.ends(), Severity.FAIL,
                     evidence(Map.of(l, js), net) + (net.nodes().size() > 2 ? "; both nodes fine with their other peers" : ""),
-                    linkFix(ends, net, js)));
+                    linkFix(l.ends(), net, js)));
         });
         return out;
     }
 
-    private static String link(PairJudgement j) {
-        String a = j.test().client();
-        String b = j.test().server();
-        return a.compareTo(b) <= 0 ? a + "<->" + b : b + "<->" + a;
+    /** An unordered pair of nodes, the lower name first; ordered by name for the evidence. */
+    record Link(String a, String b) implements Comparable<Link> {
+        static Link of(PairJudgement j) {
+            String x = j.test().client();
+            String y = j.test().server();
+            return x.compareTo(y) <= 0 ? new Link(x, y) : new Link(y, x);
+        }
+
+        List<String> ends() {
+            return List.of(a, b);
+        }
+
+        @Override
+        public int compareTo(Link o) {
+            int c = a.compareTo(o.a);
+            return c != 0 ? c : b.compareTo(o.b);
+        }
+
+        @Override
+        public String toString() {
+            return a + "<->" + b;
+        }
     }
 
-    private static List<String> ends(String link) {
-        int i = link.indexOf("<->");
-        return List.of(link.substring(0, i), link.substring(i + 3));
-    }
-
-    private static String evidence(Map<String, List<PairJudgement>> bad, NetworkPairs net) {
+    private static String evidence(Map<Link, List<PairJudgement>> bad, NetworkPairs net) {
         List<String> parts = new ArrayList<>();
-        for (Map.Entry<String, List<PairJudgement>> e : bad.entrySet()) {
-            if (parts.size() == EVIDENCE_PAIRS) break;
+        // the first few links by name: a stable excerpt, without sorting all of a bad rail's links
+        java.util.PriorityQueue<Link> first = new java.util.PriorityQueue<>(java.util.Comparator.reverseOrder());
+        for (Link l : bad.keySet()) {
+            first.add(l);
+            if (first.size() > EVIDENCE_PAIRS) first.poll();
+        }
+        List<Link> shown = new ArrayList<>(first);
+        shown.sort(null);
+        for (Link l : shown) {
+            Map.Entry<Link, List<PairJudgement>> e = Map.entry(l, bad.get(l));
             parts.add(e.getKey() + " " + e.getValue().stream().map(j -> label(j.kind()) + " " + j.observed() + " vs "
                     + j.expected()).collect(Collectors.joining(", ")));
         }
@@ -148,7 +172,7 @@ public final class CulpritFinder {
                 + "to another switch port";
     }
 
-    private static String nodeFix(String node, NetworkPairs net, Map<String, List<PairJudgement>> bad) {
+    private static String nodeFix(String node, NetworkPairs net, Map<Link, List<PairJudgement>> bad) {
         for (List<PairJudgement> js : bad.values()) {
             for (PairJudgement j : js) {
                 Optional<String> specific = specificFix(j, net);

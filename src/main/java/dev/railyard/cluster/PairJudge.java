@@ -27,6 +27,8 @@ public final class PairJudge {
 
     /** A pair under this share of its network's median bandwidth is bad (a quarter-rate link is well below). */
     static final double BANDWIDTH_MEDIAN_FRACTION = 0.5;
+    /** Bad pairs listed one finding each per network and kind; the rest in one finding (the report has them all). */
+    static final int FINDINGS_PER_GROUP = 100;
     /** A pair above k times its network's median latency is bad. */
     public static final double DEFAULT_LATENCY_K = 1.5;
 
@@ -41,14 +43,31 @@ public final class PairJudge {
     /** The bar of one network and kind, from the first attempts of its pairs. */
     record Bar(OptionalDouble value, String basis) {}
 
-    Map<String, Bar> bars(List<PairResult> results) {
-        Map<String, List<Double>> firsts = new LinkedHashMap<>();
+    /** Which bar a result is held to: its network and kind. */
+    record BarKey(String network, PairKind kind) {
+        static BarKey of(PairResult r) {
+            return new BarKey(r.test().network(), r.test().kind());
+        }
+    }
+
+    /** One pair test across attempts: the unordered pair on a network, of one kind. */
+    private record TestKey(String network, String a, String b, PairKind kind) {
+        static TestKey of(PairResult r) {
+            String c = r.test().client();
+            String s = r.test().server();
+            return c.compareTo(s) <= 0 ? new TestKey(r.test().network(), c, s, r.test().kind())
+                    : new TestKey(r.test().network(), s, c, r.test().kind());
+        }
+    }
+
+    Map<BarKey, Bar> bars(List<PairResult> results) {
+        Map<BarKey, List<Double>> firsts = new LinkedHashMap<>();
         for (PairResult r : results) {
             if (r.attempt() == 1 && r.outcome() instanceof PairOutcome.Measured(double v)) {
                 firsts.computeIfAbsent(key(r), k -> new ArrayList<>()).add(v);
             }
         }
-        Map<String, Bar> bars = new LinkedHashMap<>();
+        Map<BarKey, Bar> bars = new LinkedHashMap<>();
         for (PairResult r : results) {
             bars.computeIfAbsent(key(r), k -> bar(r, firsts.getOrDefault(k, List.of())));
         }
@@ -74,7 +93,7 @@ public final class PairJudge {
                 : new Bar(OptionalDouble.of(latencyK * median), latencyK + " x " + of);
     }
 
-    PairJudgement judge(PairResult r, Map<String, Bar> bars) {
+    PairJudgement judge(PairResult r, Map<BarKey, Bar> bars) {
         Bar bar = bars.getOrDefault(key(r), new Bar(OptionalDouble.empty(), "no bar"));
         boolean bad = switch (r.outcome()) {
             case PairOutcome.Failed f -> true;
@@ -86,10 +105,10 @@ public final class PairJudge {
 
     /** The latest attempt of every pair test, judged. */
     public List<PairJudgement> judgeLatest(List<PairResult> results) {
-        Map<String, Bar> bars = bars(results);
-        Map<String, PairResult> latest = new LinkedHashMap<>();
+        Map<BarKey, Bar> bars = bars(results);
+        Map<TestKey, PairResult> latest = new LinkedHashMap<>();
         for (PairResult r : results) {
-            latest.merge(r.test().subject() + " " + r.test().kind(), r, (a, b) -> b.attempt() >= a.attempt() ? b : a);
+            latest.merge(TestKey.of(r), r, (a, b) -> b.attempt() >= a.attempt() ? b : a);
         }
         return latest.values().stream().map(r -> judge(r, bars)).toList();
     }
@@ -97,14 +116,21 @@ public final class PairJudge {
     /** One FAIL per bad pair, one summary PASS per network and kind whose pairs are all good. */
     public static List<Finding> findings(List<PairJudgement> judged) {
         List<Finding> out = new ArrayList<>();
-        Map<String, List<PairJudgement>> groups = new LinkedHashMap<>();
-        judged.forEach(j -> groups.computeIfAbsent(j.test().network() + " " + j.kind(), k -> new ArrayList<>()).add(j));
+        Map<BarKey, List<PairJudgement>> groups = new LinkedHashMap<>();
+        judged.forEach(j -> groups.computeIfAbsent(BarKey.of(j.result()), k -> new ArrayList<>()).add(j));
         for (List<PairJudgement> group : groups.values()) {
             PairJudgement first = group.getFirst();
             String id = first.kind().checkId();
             long bad = group.stream().filter(PairJudgement::bad).count();
+            int listed = 0;
             for (PairJudgement j : group) {
                 if (!j.bad()) continue;
+                if (listed++ == FINDINGS_PER_GROUP) {
+                    out.add(Finding.of(id, Severity.FAIL, first.test().network(), (bad - FINDINGS_PER_GROUP)
+                                    + " more of " + group.size() + " pairs below expect", first.expected(),
+                            "the pair matrix in the report has every pair; the culprit section says what they point at"));
+                    break;
+                }
                 String retest = j.result().attempt() > 1 ? " (retested: attempt " + j.result().attempt() + ")" : "";
                 out.add(Finding.of(id, Severity.FAIL, j.test().subject(), j.observed() + retest, j.expected(),
                         "see the culprit section: the pair's evidence and what to do"));
@@ -120,8 +146,8 @@ public final class PairJudge {
         return out;
     }
 
-    static String key(PairResult r) {
-        return r.test().network() + " " + r.test().kind();
+    static BarKey key(PairResult r) {
+        return BarKey.of(r);
     }
 
     static double median(List<Double> values) {

@@ -62,15 +62,24 @@ final class PairStage {
                     .filter(name -> n.bind().containsKey(name) && n.bind().get(name).address().isPresent())
                     .toList();
             if (nodes.size() < 2) continue;
-            List<PairKind> kinds = new ArrayList<>(List.of(PairKind.TCP_BANDWIDTH));
-            if (full) kinds.add(PairKind.TCP_LATENCY);
-            if (nodes.stream().allMatch(name -> n.bind().get(name).rdma().isPresent())) {
-                kinds.add(PairKind.RDMA_BANDWIDTH);
-                kinds.add(PairKind.RDMA_LATENCY);
-            }
-            plans.add(new Plan(n, BASE_PORT + i, RoundRobinSchedule.of(nodes), kinds));
+            plans.add(new Plan(n, BASE_PORT + i, RoundRobinSchedule.of(nodes), kinds(n, nodes, full)));
         }
         return plans;
+    }
+
+    /**
+     * --quick proves each link with one bandwidth test: RDMA where both ends have an RDMA port bound, else TCP.
+     * --full adds the latencies and TCP beside RDMA (seed 001 compares them).
+     */
+    static List<PairKind> kinds(ClusterSpec.Network n, List<String> nodes, boolean full) {
+        boolean rdma = nodes.stream().allMatch(name -> n.bind().get(name).rdma().isPresent());
+        if (!full) return List.of(rdma ? PairKind.RDMA_BANDWIDTH : PairKind.TCP_BANDWIDTH);
+        List<PairKind> kinds = new ArrayList<>(List.of(PairKind.TCP_BANDWIDTH, PairKind.TCP_LATENCY));
+        if (rdma) {
+            kinds.add(PairKind.RDMA_BANDWIDTH);
+            kinds.add(PairKind.RDMA_LATENCY);
+        }
+        return kinds;
     }
 
     /**
@@ -151,6 +160,12 @@ final class PairStage {
         }
         if (bad.isEmpty()) return;
         List<List<RoundRobinSchedule.Pair>> batches = disjointBatches(List.copyOf(bad.keySet()));
+        if (plan.schedule().nodes().size() >= 3 && bad.size() >= CulpritFinder.RAIL_SHARE * plan.schedule().pairCount()) {
+            // bad nearly everywhere: one round of retests confirms a rail-wide problem; n-1 more rounds would not add to it
+            batches = batches.subList(0, 1);
+            Set<RoundRobinSchedule.Pair> sample = Set.copyOf(batches.getFirst());
+            bad.keySet().retainAll(sample);
+        }
         progress.addSteps(bad.values().stream().mapToInt(List::size).sum());
         for (int b = 0; b < batches.size(); b++) {
             progress.phase(net + " retest " + (b + 1) + "/" + batches.size());

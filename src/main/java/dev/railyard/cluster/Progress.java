@@ -36,7 +36,7 @@ public abstract class Progress {
 
     public void phase(String text) {
         phase = text;
-        redraw(text);
+        redraw(null);
     }
 
     public void stepDone(String what) {
@@ -73,7 +73,10 @@ public abstract class Progress {
         };
     }
 
-    /** Timestamped lines on {@code err}, for logs. */
+    /**
+     * Timestamped lines on {@code err}, for logs: phases (nodes, each network's rounds, benchmarks) and notes, with the
+     * step count and ETA; single steps are counted, not printed (a 512-node sweep has hundreds of thousands).
+     */
     public static Progress lines(PrintWriter err, Clock clock) {
         DateTimeFormatter fmt = DateTimeFormatter.ofPattern("HH:mm:ss");
         return new Progress(clock) {
@@ -85,11 +88,14 @@ public abstract class Progress {
                 err.flush();
             }
             @Override public void finish() { }
-            @Override protected synchronized void redraw(String event) {
-                if (event == null) return;
-                err.println(stamp() + event + " (" + status() + ")");
-                err.flush();
+            @Override public void phase(String text) {
+                super.phase(text);
+                synchronized (this) {
+                    err.println(stamp() + text + " (" + status() + ")");
+                    err.flush();
+                }
             }
+            @Override protected void redraw(String event) { }
         };
     }
 

@@ -36,9 +36,9 @@ class ValidateInterruptTest {
             while ((line = err.readLine()) != null) {
                 seen.add(line);
                 // the node's inventory and check steps are running now
-                if (line.contains(": prepared")) break;
+                if (line.contains("nodes: inventory and checks")) break;
             }
-            assertThat(seen).as("validate's progress lines").anySatisfy(l -> assertThat(l).contains(": prepared"));
+            assertThat(seen).as("validate's progress lines").anySatisfy(l -> assertThat(l).contains("nodes: inventory and checks"));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             while (steps.isEmpty() && System.nanoTime() < deadline) {
                 p.descendants().forEach(steps::add);

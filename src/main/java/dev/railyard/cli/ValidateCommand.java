@@ -6,6 +6,7 @@ import dev.railyard.cluster.Launcher;
 import dev.railyard.cluster.LocalLauncher;
 import dev.railyard.cluster.Progress;
 import dev.railyard.cluster.RunRecorder;
+import dev.railyard.cluster.SameJvmLauncher;
 import dev.railyard.cluster.ValidateSettings;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.RailyardException;
@@ -127,7 +128,7 @@ public final class ValidateCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter stdout = spec.commandLine().getOut();
 
-        Launcher launcher = launcher(kind);
+        Launcher launcher = launcher(kind, specFile == null && launcherKind == null);
         RunRecorder recorder = recorder(err);
         Progress progress = terminal() ? Progress.terminal(err, clock) : Progress.lines(err, clock);
         ClusterValidation validation = new ClusterValidation(cluster, specText.map(SpecHandoff::encode), launcher, settings,
@@ -235,12 +236,25 @@ public final class ValidateCommand implements Callable<Integer> {
         return Optional.ofNullable(System.getenv("HOSTNAME")).filter(h -> !h.isBlank()).orElse("localhost");
     }
 
-    private Launcher launcher(LauncherKind kind) {
+    /**
+     * The one-node run without a spec keeps its light steps (inventory, check, loopback TCP) in this JVM: it is the
+     * README's first command and should take seconds, not a JVM start per step. --launcher local forces child
+     * processes for every step.
+     */
+    private Launcher launcher(LauncherKind kind, boolean sameJvm) {
+        if (sameJvm) return new SameJvmLauncher(ValidateCommand::execute, LocalLauncher.ofThisJvm());
         return switch (kind) {
             case LOCAL -> LocalLauncher.ofThisJvm();
             case SSH, SLURM -> throw new RailyardException.MissingPrerequisite("the " + kind.name().toLowerCase()
                     + " launcher is not in this build yet", "use --launcher local, or a build with the ssh/slurm launchers");
         };
+    }
+
+    private static int execute(List<String> args, PrintWriter out, PrintWriter err) {
+        picocli.CommandLine cl = Main.commandLineFor(args.toArray(String[]::new));
+        cl.setOut(out);
+        cl.setErr(err);
+        return cl.execute(args.toArray(String[]::new));
     }
 
     private RunRecorder recorder(PrintWriter err) {

@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * validate in its own JVM, stopped with SIGTERM (what Ctrl-C's shutdown path also runs) while its steps are running:
+ * validate in its own JVM (--launcher local: every step a child process), stopped with SIGTERM (what Ctrl-C's shutdown path also runs) while its steps are running:
  * the steps' processes die with it and the report of what was measured is still written, marked incomplete.
  */
 class ValidateInterruptTest {
@@ -27,7 +27,7 @@ class ValidateInterruptTest {
         Path out = dir.resolve("report");
         String java = ProcessHandle.current().info().command().orElse("java");
         Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), "validate", "--no-history", "--out", out.toString())
+                Main.class.getName(), "validate", "--launcher", "local", "--no-history", "--out", out.toString())
                 .redirectOutput(dir.resolve("stdout.txt").toFile()).start();
         List<String> seen = new ArrayList<>();
         List<ProcessHandle> steps = new ArrayList<>();

@@ -120,7 +120,7 @@ final class BenchStage {
         String subject = "all_reduce over " + ranks + " GPUs on " + withGpus.size() + " node" + (withGpus.size() == 1 ? "" : "s");
         progress.phase("NCCL " + subject);
         StepResult rank0;
-        if (withGpus.size() == 1) {
+        if (ranks == 1) {
             NodeStage.NodeResult n = withGpus.getFirst();
             rank0 = step(node(n), List.of("bench", "nccl", "all_reduce", "-b", "8", "-e", maxBytes, "-g",
                     String.valueOf(n.gpuCount()), "--format", "json"));
@@ -158,7 +158,10 @@ final class BenchStage {
                 r.path("complete").asBoolean(false) && !points.isEmpty(), spec.expect().ncclBusbwGBps()));
     }
 
-    /** One rank per GPU on every node, started through the launcher, meeting at the first node's rendezvous. */
+    /**
+     * One rank per GPU on every node (one node with several GPUs too: one process per GPU, like mpirun -np N),
+     * started through the launcher, meeting at the first node's rendezvous.
+     */
     private StepResult ranks(List<NodeStage.NodeResult> withGpus, int ranks, String maxBytes) throws InterruptedException {
         ClusterSpec.Node first = node(withGpus.getFirst());
         String rendezvous = first.address() + ":" + RENDEZVOUS_PORT;

@@ -75,7 +75,19 @@ class TcpBenchLoopbackTest {
         ReceiverReport rx = ((Reading.Present<ReceiverReport>) r.receiver()).value();
         assertThat(rx.bytes()).isEqualTo(r.sentBytes());
         assertThat(rx.gbitsPerSecond()).isPositive();
-        assertThat(serverLog).filteredOn(l -> l.startsWith("bandwidth stream")).hasSize(3);
+        // the server logs each stream after the client has its report: wait for the lines, bounded, not a fixed sleep
+        assertThat(awaitServerLines("bandwidth stream", 3)).hasSize(3);
+    }
+
+    private List<String> awaitServerLines(String prefix, int count) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        List<String> lines = List.of();
+        while (System.nanoTime() < deadline) {
+            lines = serverLog.stream().filter(l -> l.startsWith(prefix)).toList();
+            if (lines.size() >= count) return lines;
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+        }
+        return lines;
     }
 
     @Test

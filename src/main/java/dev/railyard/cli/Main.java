@@ -34,6 +34,7 @@ public final class Main {
         m.put("plan", t -> new PlanCommand());
         m.put("agent", t -> new AgentCommand());
         m.put("status", t -> new StatusCommand());
+        m.put("validate", t -> new ValidateCommand());
         m.put("completion", t -> new CompletionCommand());
         m.put("man", t -> new ManCommand());
         return Collections.unmodifiableMap(m);

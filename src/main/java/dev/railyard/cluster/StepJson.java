@@ -74,11 +74,21 @@ final class StepJson {
     }
 
     /**
-     * A field written by report.Json: a plain value when present, {"absent": why} or {"failed": path, "cause": c}
-     * otherwise; a missing field is absent with {@code missing} as the reason.
+     * A field written by report.Json: {"state": "present", "value": v}, {"state": "absent", "reason": why} or
+     * {"state": "failed", "path": p, "cause": c} (earlier builds: a plain value, {"absent": why} or {"failed": p,
+     * "cause": c}); a missing field is absent with {@code missing} as the reason.
      */
     static <T> Reading<T> reading(JsonNode field, Function<JsonNode, T> value, String missing) {
         if (field == null || field.isMissingNode() || field.isNull()) return Reading.absent(missing);
+        // docs/json.md: a reading is {"state": present|absent|failed, ...}; the older plain-value form below is
+        // still read, for nodes that run an earlier build
+        if (field.isObject() && field.has("state") && (field.has("value") || field.has("reason") || field.has("path"))) {
+            return switch (field.path("state").asText()) {
+                case "absent" -> Reading.absent(field.path("reason").asText());
+                case "failed" -> Reading.failed(field.path("path").asText(), field.path("cause").asText());
+                default -> reading(field.path("value"), value, missing);
+            };
+        }
         if (field.isObject() && field.has("absent")) return Reading.absent(field.path("absent").asText());
         if (field.isObject() && field.has("failed")) {
             return Reading.failed(field.path("failed").asText(), field.path("cause").asText());

@@ -1,0 +1,81 @@
+package dev.railyard.report;
+
+import dev.railyard.model.PairResult;
+import dev.railyard.model.Severity;
+
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * One {@link PairMatrix} as an inline SVG: a lower triangle of square cells, coloured by the verdict against expect,
+ * the value written in the cell, and a {@code <title>} tooltip with every attempt's number. Culprit cells get a thick
+ * outline (class {@code culprit}); cells of pairs never tested are dashed grey (class {@code untested}).
+ */
+final class HeatmapSvg {
+
+    private static final int CELL = 56;
+    private static final int LABEL = 120;
+
+    private HeatmapSvg() {
+    }
+
+    static String render(PairMatrix m) {
+        int n = m.nodes().size();
+        int width = LABEL + Math.max(1, n - 1) * CELL + 8;
+        int height = Math.max(1, n - 1) * CELL + LABEL + 8;
+        StringBuilder s = new StringBuilder();
+        s.append(String.format(Locale.ROOT,
+                "<svg class=\"heatmap%s\" data-network=\"%s\" data-kind=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" "
+                        + "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s\">\n",
+                m.railCulprit() ? " rail-culprit" : "", Html.esc(m.network()), m.kind().name(), width, height, width,
+                height, Html.esc(m.network() + " " + label(m) + " per pair")));
+        // Rows are nodes 1..n-1 (left labels), columns nodes 0..n-2 (bottom labels): the lower triangle.
+        for (int row = 1; row < n; row++) {
+            s.append(String.format(Locale.ROOT, "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
+                    LABEL - 6, (row - 1) * CELL + CELL / 2 + 4, Html.esc(m.nodes().get(row))));
+        }
+        for (int col = 0; col < n - 1; col++) {
+            int x = LABEL + col * CELL + CELL / 2;
+            int y = (n - 1) * CELL + 8;
+            s.append(String.format(Locale.ROOT,
+                    "<text class=\"axis\" x=\"%d\" y=\"%d\" transform=\"rotate(-50 %d %d)\" text-anchor=\"end\">%s</text>\n",
+                    x, y, x, y, Html.esc(m.nodes().get(col))));
+        }
+        for (PairMatrix.Cell c : m.cells()) {
+            int x = LABEL + c.col() * CELL;
+            int y = (c.row() - 1) * CELL;
+            String cls = "cell " + (c.tested() ? "pair sev-" + c.severity().name() : "untested")
+                    + (c.culprit() ? " culprit" : "");
+            s.append(String.format(Locale.ROOT, "<g class=\"%s\" data-a=\"%s\" data-b=\"%s\">", cls, Html.esc(c.a()),
+                    Html.esc(c.b())));
+            s.append("<title>").append(Html.esc(tooltip(m, c))).append("</title>");
+            s.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"3\"/>",
+                    x + 2, y + 2, CELL - 4, CELL - 4));
+            String text = c.tested() ? c.value().map(Quantities::number).orElse("×") : "–";
+            s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>",
+                    x + CELL / 2, y + CELL / 2 + 4, Html.esc(text)));
+            s.append("</g>\n");
+        }
+        return s.append("</svg>\n").toString();
+    }
+
+    static String label(PairMatrix m) {
+        return m.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ') + " (" + m.kind().unit() + ")";
+    }
+
+    /** "rail0 a<->b rdma bandwidth: 9.12 Gb/s (retest of 9.05 Gb/s); expected ≥ 36 Gb/s; FAIL". */
+    static String tooltip(PairMatrix m, PairMatrix.Cell c) {
+        String subject = c.subject(m.network()) + " " + label(m);
+        if (!c.tested()) return subject + ": not tested";
+        PairResult last = c.last().orElseThrow();
+        StringBuilder t = new StringBuilder(subject).append(": ").append(Quantities.outcome(last));
+        if (c.attempts().size() > 1) {
+            t.append(" (earlier: ").append(c.attempts().subList(0, c.attempts().size() - 1).stream()
+                    .map(Quantities::outcome).collect(Collectors.joining(", "))).append(')');
+        }
+        c.finding().ifPresent(f -> t.append("; expected ").append(f.expected()));
+        t.append("; ").append(c.severity() == Severity.INFO && c.finding().isEmpty() ? "not judged" : c.severity().name());
+        if (c.culprit()) t.append("; culprit");
+        return t.toString();
+    }
+}

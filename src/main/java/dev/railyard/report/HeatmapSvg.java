@@ -22,7 +22,7 @@ final class HeatmapSvg {
     static String render(PairMatrix m) {
         int n = m.nodes().size();
         int width = LABEL + Math.max(1, n - 1) * CELL + 8;
-        int height = Math.max(1, n - 1) * CELL + LABEL + 8;
+        int height = Math.max(1, n - 1) * CELL + LABEL / 2 + 16;
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT,
                 "<svg class=\"heatmap%s\" data-network=\"%s\" data-kind=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" "

@@ -90,9 +90,9 @@ public final class ValidationHtml {
         for (NodeOutcome n : r.nodes()) {
             Severity worst = n.findings().stream().map(Finding::severity).reduce(Severity.PASS, Severity::max);
             h.append("<tr class=\"status-").append(n.status().name()).append("\"><td>").append(Html.esc(n.node()))
-                    .append("</td><td>").append(n.status().name()).append("</td><td><span class=\"badge sev-")
-                    .append(worst.name()).append("\">").append(n.findings().isEmpty() ? "–" : worst.name())
-                    .append("</span></td><td>").append(Html.esc(FindingsText.summary(n.findings()))).append("</td><td>")
+                    .append("</td><td>").append(n.status().name()).append("</td><td>")
+                    .append(n.findings().isEmpty() ? "–" : "<span class=\"badge sev-" + worst.name() + "\">" + worst.name() + "</span>")
+                    .append("</td><td>").append(Html.esc(FindingsText.summary(n.findings()))).append("</td><td>")
                     .append(Html.esc(n.detail())).append("</td></tr>\n");
         }
         h.append("</tbody>\n</table>\n</section>\n");

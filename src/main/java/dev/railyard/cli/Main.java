@@ -25,6 +25,8 @@ public final class Main {
         m.put("capture", CaptureCommand::new);
         m.put("bench", BenchCommand::new);
         m.put("diagnose", DiagnoseCommand::new);
+        m.put("history", HistoryCommand::new);
+        m.put("compare", CompareCommand::new);
         return Collections.unmodifiableMap(m);
     }
 

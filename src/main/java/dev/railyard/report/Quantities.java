@@ -47,10 +47,4 @@ public final class Quantities {
         if (s >= 60) return String.format(Locale.ROOT, "%dm %02ds", s / 60, s % 60);
         return String.format(Locale.ROOT, "%.1fs", d.toMillis() / 1000.0);
     }
-
-    /** Signed change from a to b in percent ("+41.2 %", "-3.0 %"), or "n/a" when a is zero. */
-    public static String change(double a, double b) {
-        if (a == 0) return "n/a";
-        return String.format(Locale.ROOT, "%+.1f %%", (b - a) / a * 100);
-    }
 }

@@ -11,12 +11,12 @@ import java.util.List;
 import java.util.Optional;
 
 /** Plays a finished report into a recorder in the order validate produces it, and what reading it back must give. */
-final class Recordings {
+public final class Recordings {
 
     private Recordings() {
     }
 
-    static void record(RunRecorder rec, ValidationReport r) {
+    public static void record(RunRecorder rec, ValidationReport r) {
         rec.runStarted(new RunHeader(r.runId(), r.cluster(), r.launcher(),
                 r.nodes().stream().map(NodeOutcome::node).toList(), List.of("railyard", "validate", "--spec", "c.yaml"),
                 r.startedAt()));
@@ -31,7 +31,7 @@ final class Recordings {
     }
 
     /** Node facts are stored for people but not read back. */
-    static ValidationReport withoutFacts(ValidationReport r) {
+    public static ValidationReport withoutFacts(ValidationReport r) {
         return new ValidationReport(r.schemaVersion(), r.runId(), r.cluster(), r.launcher(), r.startedAt(),
                 r.finishedAt(), r.complete(), r.rounds(),
                 r.nodes().stream().map(n -> new NodeOutcome(n.node(), n.status(), n.detail(), n.findings(),

@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
  */
 final class HeatmapSvg {
 
-    private static final int CELL = 56;
+    private static final int MAX_CELL = 56;
     private static final int LABEL = 120;
 
     private HeatmapSvg() {
@@ -21,8 +21,12 @@ final class HeatmapSvg {
 
     static String render(PairMatrix m) {
         int n = m.nodes().size();
-        int width = LABEL + Math.max(1, n - 1) * CELL + 8;
-        int height = Math.max(1, n - 1) * CELL + LABEL / 2 + 16;
+        // Up to 18 nodes cells are 56 px with the number inside; larger clusters shrink to fit ~1000 px and keep
+        // the number in the tooltip only.
+        int cell = Math.max(4, Math.min(MAX_CELL, 1000 / Math.max(1, n - 1)));
+        boolean numbers = cell >= 40;
+        int width = LABEL + Math.max(1, n - 1) * cell + 8;
+        int height = Math.max(1, n - 1) * cell + LABEL / 2 + 16;
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT,
                 "<svg class=\"heatmap%s\" data-network=\"%s\" data-kind=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" "
@@ -30,30 +34,35 @@ final class HeatmapSvg {
                 m.railCulprit() ? " rail-culprit" : "", Html.esc(m.network()), m.kind().name(), width, height, width,
                 height, Html.esc(m.network() + " " + label(m) + " per pair")));
         // Rows are nodes 1..n-1 (left labels), columns nodes 0..n-2 (bottom labels): the lower triangle.
-        for (int row = 1; row < n; row++) {
+        // Names fit beside rows of 12 px and more; below that the tooltips name each pair.
+        for (int row = 1; row < n && cell >= 12; row++) {
             s.append(String.format(Locale.ROOT, "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
-                    LABEL - 6, (row - 1) * CELL + CELL / 2 + 4, Html.esc(m.nodes().get(row))));
+                    LABEL - 6, (row - 1) * cell + cell / 2 + 4, Html.esc(m.nodes().get(row))));
         }
-        for (int col = 0; col < n - 1; col++) {
-            int x = LABEL + col * CELL + CELL / 2;
-            int y = (n - 1) * CELL + 8;
+        for (int col = 0; col < n - 1 && cell >= 12; col++) {
+            int x = LABEL + col * cell + cell / 2;
+            int y = (n - 1) * cell + 8;
             s.append(String.format(Locale.ROOT,
                     "<text class=\"axis\" x=\"%d\" y=\"%d\" transform=\"rotate(-50 %d %d)\" text-anchor=\"end\">%s</text>\n",
                     x, y, x, y, Html.esc(m.nodes().get(col))));
         }
+        // Plain appends rather than String.format: this loop runs once per pair, 130,816 times for 512 nodes.
         for (PairMatrix.Cell c : m.cells()) {
-            int x = LABEL + c.col() * CELL;
-            int y = (c.row() - 1) * CELL;
-            String cls = "cell " + (c.tested() ? "pair sev-" + c.severity().name() : "untested")
-                    + (c.culprit() ? " culprit" : "");
-            s.append(String.format(Locale.ROOT, "<g class=\"%s\" data-a=\"%s\" data-b=\"%s\">", cls, Html.esc(c.a()),
-                    Html.esc(c.b())));
-            s.append("<title>").append(Html.esc(tooltip(m, c))).append("</title>");
-            s.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"3\"/>",
-                    x + 2, y + 2, CELL - 4, CELL - 4));
-            String text = c.tested() ? c.value().map(Quantities::number).orElse("×") : "–";
-            s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>",
-                    x + CELL / 2, y + CELL / 2 + 4, Html.esc(text)));
+            int x = LABEL + c.col() * cell;
+            int y = (c.row() - 1) * cell;
+            s.append("<g class=\"cell ").append(c.tested() ? "pair sev-" + c.severity().name() : "untested")
+                    .append(c.culprit() ? " culprit" : "").append("\" data-a=\"").append(Html.esc(c.a()))
+                    .append("\" data-b=\"").append(Html.esc(c.b())).append("\"><title>").append(Html.esc(tooltip(m, c)))
+                    .append("</title>");
+            int gap = cell >= 20 ? 2 : 0;
+            s.append("<rect x=\"").append(x + gap).append("\" y=\"").append(y + gap).append("\" width=\"")
+                    .append(cell - 2 * gap).append("\" height=\"").append(cell - 2 * gap).append("\" rx=\"")
+                    .append(gap + gap / 2).append("\"/>");
+            if (numbers) {
+                String text = c.tested() ? c.value().map(Quantities::number).orElse("×") : "–";
+                s.append("<text x=\"").append(x + cell / 2).append("\" y=\"").append(y + cell / 2 + 4)
+                        .append("\" text-anchor=\"middle\">").append(Html.esc(text)).append("</text>");
+            }
             s.append("</g>\n");
         }
         return s.append("</svg>\n").toString();

@@ -62,6 +62,9 @@ public record PairMatrix(String network, PairKind kind, List<String> nodes, List
         }
     }
 
+    private static final Comparator<PairResult> BY_ATTEMPT =
+            Comparator.comparingInt(PairResult::attempt).thenComparing(PairResult::startedAt);
+
     /** Cells whose pair was tested at least once (the heatmap's coloured cells). */
     public long testedCells() {
         return cells.stream().filter(Cell::tested).count();
@@ -105,32 +108,43 @@ public record PairMatrix(String network, PairKind kind, List<String> nodes, List
                                     List<PairResult> results) {
         boolean rail = report.culprits().stream()
                 .anyMatch(c -> c.network().equals(network) && c.kind() == dev.railyard.model.CulpritKind.RAIL);
-        List<Cell> cells = new ArrayList<>();
+        // Indexed once, so a 512-node run (130,816 pairs per kind) renders in one pass, not pairs × results.
+        Map<String, List<PairResult>> byLink = new java.util.HashMap<>();
+        for (PairResult r : results) byLink.computeIfAbsent(link(r.test().client(), r.test().server()), k -> new ArrayList<>()).add(r);
+        Map<String, Finding> findings = new java.util.HashMap<>();
+        for (Finding f : report.pairFindings()) if (f.id().equals(kind.checkId())) findings.put(f.subject(), f);
+        List<Culprit> blaming = report.culprits().stream().filter(c -> c.network().equals(network)).toList();
+        List<Cell> cells = new ArrayList<>(nodes.size() * (nodes.size() - 1) / 2);
         for (int row = 1; row < nodes.size(); row++) {
             for (int col = 0; col < row; col++) {
                 String a = nodes.get(row);
                 String b = nodes.get(col);
-                List<PairResult> attempts = results.stream()
-                        .filter(r -> r.test().involves(a) && r.test().involves(b))
-                        .sorted(Comparator.comparingInt(PairResult::attempt).thenComparing(PairResult::startedAt))
-                        .toList();
-                String subject = attempts.isEmpty() ? null : attempts.getFirst().test().subject();
-                Optional<Finding> finding = subject == null ? Optional.empty() : report.pairFindings().stream()
-                        .filter(f -> f.id().equals(kind.checkId()) && f.subject().equals(subject)).reduce((x, y) -> y);
+                List<PairResult> attempts = byLink.getOrDefault(link(a, b), List.of());
+                if (attempts.size() > 1) attempts = attempts.stream().sorted(BY_ATTEMPT).toList();
+                Optional<Finding> finding = attempts.isEmpty() ? Optional.empty()
+                        : Optional.ofNullable(findings.get(attempts.getFirst().test().subject()));
                 Severity severity = finding.map(Finding::severity)
                         .orElse(attempts.isEmpty() ? Severity.UNKNOWN
                                 : attempts.getLast().outcome() instanceof PairOutcome.Failed ? Severity.UNKNOWN
                                 : Severity.INFO);
                 boolean bad = !attempts.isEmpty() && severity != Severity.PASS && severity != Severity.INFO;
-                boolean culprit = bad && (rail || report.culprits().stream().anyMatch(c -> blames(c, network, a, b)));
+                boolean culprit = bad && blaming.stream().anyMatch(c -> blames(c, a, b));
                 cells.add(new Cell(row, col, a, b, attempts, severity, finding, culprit));
             }
         }
         return new PairMatrix(network, kind, nodes, cells, rail);
     }
 
-    private static boolean blames(Culprit c, String network, String a, String b) {
-        if (!c.network().equals(network)) return false;
+    /** The cell of nodes {@code row} &gt; {@code col}: cells are stored row by row, so its index is computed. */
+    public Cell cell(int row, int col) {
+        return cells.get(row * (row - 1) / 2 + col);
+    }
+
+    private static String link(String x, String y) {
+        return x.compareTo(y) <= 0 ? x + "\u0000" + y : y + "\u0000" + x;
+    }
+
+    private static boolean blames(Culprit c, String a, String b) {
         return switch (c.kind()) {
             case NODE -> c.nodes().contains(a) || c.nodes().contains(b);
             case LINK -> c.nodes().contains(a) && c.nodes().contains(b);

@@ -11,7 +11,6 @@ import dev.railyard.model.ValidationReport;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The report as Markdown (report.md), for a ticket or a pull request: the same sections as the HTML page, the
@@ -77,21 +76,39 @@ public final class ValidationMarkdown {
     private static void matrix(StringBuilder m, PairMatrix pm) {
         m.append("\n### ").append(inline(pm.network())).append(" · ").append(HeatmapSvg.label(pm)).append("\n\n");
         int n = pm.nodes().size();
+        if (n > MATRIX_NODES) {
+            badPairs(m, pm);
+            return;
+        }
         m.append("| |");
         for (int col = 0; col < n - 1; col++) m.append(' ').append(cell(pm.nodes().get(col))).append(" |");
         m.append("\n|---|").append("---:|".repeat(Math.max(0, n - 1))).append('\n');
         for (int row = 1; row < n; row++) {
             m.append("| ").append(cell(pm.nodes().get(row))).append(" |");
             for (int col = 0; col < n - 1; col++) {
-                int rr = row;
-                int cc = col;
-                Optional<PairMatrix.Cell> c = pm.cells().stream().filter(x -> x.row() == rr && x.col() == cc).findFirst();
-                m.append(' ').append(c.map(ValidationMarkdown::mark).orElse("")).append(" |");
+                m.append(' ').append(col < row ? mark(pm.cell(row, col)) : "").append(" |");
             }
             m.append('\n');
         }
         m.append("\n").append(pm.testedCells()).append(" of ").append(pm.cells().size())
                 .append(" pairs tested; ** below expect, !! culprit, × no number, – not tested.\n");
+    }
+
+    /** Past this many nodes a matrix is too wide to read as Markdown: list the pairs that are not fine instead. */
+    static final int MATRIX_NODES = 24;
+
+    private static void badPairs(StringBuilder m, PairMatrix pm) {
+        List<PairMatrix.Cell> bad = pm.cells().stream()
+                .filter(c -> c.tested() && c.severity() != Severity.PASS && c.severity() != Severity.INFO).toList();
+        m.append(pm.testedCells()).append(" of ").append(pm.cells().size()).append(" pairs of ").append(pm.nodes().size())
+                .append(" nodes tested; ").append(bad.size()).append(" not fine").append(bad.isEmpty() ? ".\n" : ":\n\n");
+        if (bad.isEmpty()) return;
+        m.append("| pair | value | verdict | culprit |\n|---|---:|---|---|\n");
+        for (PairMatrix.Cell c : bad) {
+            m.append("| ").append(cell(c.a() + "<->" + c.b())).append(" | ")
+                    .append(c.value().map(Quantities::number).orElse("×")).append(" | ").append(c.severity().name())
+                    .append(" | ").append(c.culprit() ? "yes" : "").append(" |\n");
+        }
     }
 
     private static String mark(PairMatrix.Cell c) {

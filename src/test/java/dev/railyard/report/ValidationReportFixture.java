@@ -72,7 +72,12 @@ public final class ValidationReportFixture {
                 node("gpu1", List.of(Finding.pass("host.memlock", "gpu1", "unlimited", "unlimited"),
                         Finding.pass("rdma.roce.gid", "gpu1 mlx4_0:2", "index 2 RoCEv2 10.0.0.1", "a RoCEv2 IPv4 GID"))),
                 node("gpu2", List.of(Finding.of("host.cpu.governor", Severity.WARN, "gpu2", "powersave", "performance",
-                        "cpupower frequency-set -g performance"))),
+                        "cpupower frequency-set -g performance"),
+                        // A tool's output pasted into a finding: shown as text, never run (the browser test would
+                        // see the failed image load and the console error if it were markup).
+                        Finding.of("gpu.xid", Severity.INFO, "gpu2 GPU0",
+                                "NVRM: Xid 13 <img src=x onerror=\"console.error('xss')\"> | *not* `code`",
+                                "no Xid", ""))),
                 node("gpu3", List.of(Finding.pass("host.memlock", "gpu3", "unlimited", "unlimited"))),
                 new NodeOutcome("gpu4", NodeStatus.UNREACHABLE,
                         "ssh: connect to host 192.168.1.74 port 22: Connection refused", List.of(), Optional.empty()));

@@ -72,6 +72,14 @@ class ValidationReportBrowserTest {
             assertThat(card.getCssValue("border-left-color")).isIn("rgb(207, 34, 46)", "rgba(207, 34, 46, 1)");
             assertThat(driver.findElement(By.id("verdict")).getText()).isEqualTo("FAIL");
 
+            // The console check above can fail: a page that logs an error is seen by the same reading.
+            Path noisy = Files.writeString(dir.resolve("noisy.html"),
+                    "<!DOCTYPE html><title>noisy</title><script>console.error('seen')</script>");
+            driver.get(chromium.url(noisy));
+            assertThat(driver.manage().logs().get(LogType.BROWSER).getAll())
+                    .anySatisfy(e -> assertThat(e.getMessage()).contains("seen"));
+            driver.get(chromium.url(dir.resolve("report/index.html")));
+
             Path png = dir.resolve("report.png");
             Files.write(png, driver.getScreenshotAs(OutputType.BYTES));
             byte[] bytes = Files.readAllBytes(png);

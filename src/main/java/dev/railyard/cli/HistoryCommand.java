@@ -80,7 +80,7 @@ public final class HistoryCommand implements Callable<Integer> {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[]{"RUN", "CLUSTER", "STARTED", "DURATION", "NODES", "PAIRS", "VERDICT", "COMPLETE"});
         for (RunSummary s : runs) {
-            rows.add(new String[]{s.id(), s.cluster(), s.startedAt().toString(),
+            rows.add(new String[]{s.id(), s.cluster(), Quantities.time(s.startedAt()),
                     s.duration().map(Quantities::duration).orElse("—"), Integer.toString(s.nodes()),
                     Integer.toString(s.pairs()), s.verdict().map(Enum::name).orElse("—"),
                     s.complete() ? "yes" : "incomplete"});

@@ -82,7 +82,7 @@ final class HeatmapSvg {
             t.append(" (earlier: ").append(c.attempts().subList(0, c.attempts().size() - 1).stream()
                     .map(Quantities::outcome).collect(Collectors.joining(", "))).append(')');
         }
-        c.finding().ifPresent(f -> t.append("; expected ").append(f.expected()));
+        if (!c.expected().isEmpty()) t.append("; expected ").append(c.expected());
         t.append("; ").append(c.severity() == Severity.INFO && c.finding().isEmpty() ? "not judged" : c.severity().name());
         if (c.culprit()) t.append("; culprit");
         return t.toString();

@@ -34,10 +34,12 @@ public record PairMatrix(String network, PairKind kind, List<String> nodes, List
     /**
      * One unordered pair: {@code row} &gt; {@code col} index into {@link #nodes()}. {@code attempts} is every run of
      * the pair in order (the last is the one judged; empty when it was never tested); {@code severity} comes from its
-     * finding, INFO when measured but not judged, UNKNOWN when not measured.
+     * own finding, else PASS when its network and kind were judged (validate writes a finding per bad pair and one
+     * per network when all are good, so a judged pair without one was within expect), INFO when measured but never
+     * judged, UNKNOWN when there is no number. {@code expected} is the bar as the findings word it, "" if none.
      */
     public record Cell(int row, int col, String a, String b, List<PairResult> attempts, Severity severity,
-                       Optional<Finding> finding, boolean culprit) {
+                       Optional<Finding> finding, String expected, boolean culprit) {
 
         public Cell {
             attempts = List.copyOf(attempts);
@@ -112,7 +114,13 @@ public record PairMatrix(String network, PairKind kind, List<String> nodes, List
         Map<String, List<PairResult>> byLink = new java.util.HashMap<>();
         for (PairResult r : results) byLink.computeIfAbsent(link(r.test().client(), r.test().server()), k -> new ArrayList<>()).add(r);
         Map<String, Finding> findings = new java.util.HashMap<>();
-        for (Finding f : report.pairFindings()) if (f.id().equals(kind.checkId())) findings.put(f.subject(), f);
+        List<Finding> group = new ArrayList<>();
+        for (Finding f : report.pairFindings()) {
+            if (!f.id().equals(kind.checkId())) continue;
+            if (f.subject().equals(network) || f.subject().startsWith(network + " ")) group.add(f);
+            findings.put(f.subject(), f);
+        }
+        String groupExpected = group.isEmpty() ? "" : group.getFirst().expected();
         List<Culprit> blaming = report.culprits().stream().filter(c -> c.network().equals(network)).toList();
         List<Cell> cells = new ArrayList<>(nodes.size() * (nodes.size() - 1) / 2);
         for (int row = 1; row < nodes.size(); row++) {
@@ -126,10 +134,11 @@ public record PairMatrix(String network, PairKind kind, List<String> nodes, List
                 Severity severity = finding.map(Finding::severity)
                         .orElse(attempts.isEmpty() ? Severity.UNKNOWN
                                 : attempts.getLast().outcome() instanceof PairOutcome.Failed ? Severity.UNKNOWN
-                                : Severity.INFO);
+                                : group.isEmpty() ? Severity.INFO : Severity.PASS);
+                String expected = finding.map(Finding::expected).orElse(groupExpected);
                 boolean bad = !attempts.isEmpty() && severity != Severity.PASS && severity != Severity.INFO;
                 boolean culprit = bad && blaming.stream().anyMatch(c -> blames(c, a, b));
-                cells.add(new Cell(row, col, a, b, attempts, severity, finding, culprit));
+                cells.add(new Cell(row, col, a, b, attempts, severity, finding, expected, culprit));
             }
         }
         return new PairMatrix(network, kind, nodes, cells, rail);

@@ -47,4 +47,9 @@ public final class Quantities {
         if (s >= 60) return String.format(Locale.ROOT, "%dm %02ds", s / 60, s % 60);
         return String.format(Locale.ROOT, "%.1fs", d.toMillis() / 1000.0);
     }
+
+    /** A moment to the second, as people read it in a header or a list; JSON keeps the full precision. */
+    public static String time(java.time.Instant t) {
+        return t.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+    }
 }

@@ -49,7 +49,7 @@ public record RunComparison(Side a, Side b, List<Row> rows) {
     }
 
     private static Side side(ValidationReport r) {
-        return new Side(r.runId(), r.cluster(), r.startedAt().toString(), r.severity().name(), r.complete());
+        return new Side(r.runId(), r.cluster(), Quantities.time(r.startedAt()), r.severity().name(), r.complete());
     }
 
     private static void collect(Map<String, Map<PairKind, Map<String, Double[]>>> table, ValidationReport r, int side) {

@@ -49,8 +49,8 @@ public final class ValidationHtml {
         h.append("</h1>\n<dl class=\"meta\">");
         meta(h, "run", r.runId());
         meta(h, "launcher", r.launcher());
-        meta(h, "started", r.startedAt().toString());
-        meta(h, "finished", r.finishedAt().map(f -> f + " (" + Quantities.duration(
+        meta(h, "started", Quantities.time(r.startedAt()));
+        meta(h, "finished", r.finishedAt().map(f -> Quantities.time(f) + " (" + Quantities.duration(
                 java.time.Duration.between(r.startedAt(), f)) + ")").orElse("not finished"));
         meta(h, "nodes", r.nodes().size() + " (" + r.nodes().stream()
                 .filter(n -> n.status() == dev.railyard.model.NodeStatus.COMPLETED).count() + " completed)");

@@ -26,8 +26,8 @@ public final class ValidationMarkdown {
         m.append("# ").append(inline(r.cluster())).append(": ").append(r.severity().name())
                 .append(r.complete() ? "" : " (incomplete)").append("\n\n");
         m.append("| run | launcher | started | finished | nodes | pair rounds | pair tests |\n|---|---|---|---|---|---|---|\n");
-        m.append("| ").append(cell(r.runId())).append(" | ").append(cell(r.launcher())).append(" | ").append(r.startedAt())
-                .append(" | ").append(r.finishedAt().map(f -> f + " (" + Quantities.duration(Duration.between(r.startedAt(), f)) + ")")
+        m.append("| ").append(cell(r.runId())).append(" | ").append(cell(r.launcher())).append(" | ").append(Quantities.time(r.startedAt()))
+                .append(" | ").append(r.finishedAt().map(f -> Quantities.time(f) + " (" + Quantities.duration(Duration.between(r.startedAt(), f)) + ")")
                         .orElse("not finished")).append(" | ").append(r.nodes().size()).append(" (")
                 .append(r.nodes().stream().filter(n -> n.status() == NodeStatus.COMPLETED).count()).append(" completed) | ")
                 .append(r.rounds()).append(" | ").append(r.pairs().size()).append(" |\n\n");

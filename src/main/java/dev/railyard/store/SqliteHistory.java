@@ -63,6 +63,12 @@ public final class SqliteHistory implements RunRecorder {
                     st.setString(5, o.facts().isPresent() ? json(o.facts().get()) : null);
                     st.executeUpdate();
                 }
+                // A node reported twice (a retried step) keeps its latest findings only, as its row does.
+                try (PreparedStatement st = c.prepareStatement("DELETE FROM finding WHERE run_id = ? AND node = ?")) {
+                    st.setString(1, runId);
+                    st.setString(2, o.node());
+                    st.executeUpdate();
+                }
                 insertFindings(c, runId, "node", o.node(), o.findings());
                 c.commit();
             } catch (SQLException | RuntimeException e) {

@@ -77,6 +77,12 @@ class SqliteHistoryTest {
             rec.nodeFinished("r1", new dev.railyard.model.NodeOutcome("a", NodeStatus.COMPLETED, "", List.of(),
                     java.util.Optional.empty()));
             rec.pairMeasured("r1", pair("a", "b", 1, 36.4, t0));
+            // b reported twice: the second outcome replaces the first, findings included.
+            rec.nodeFinished("r1", new dev.railyard.model.NodeOutcome("b", NodeStatus.TIMED_OUT, "inventory: 60 s",
+                    List.of(dev.railyard.model.Finding.pass("host.memlock", "b", "unlimited", "unlimited")),
+                    java.util.Optional.empty()));
+            rec.nodeFinished("r1", new dev.railyard.model.NodeOutcome("b", NodeStatus.UNREACHABLE, "ssh: refused",
+                    List.of(), java.util.Optional.empty()));
         }
         try (HistoryReader reader = History.read(db)) {
             ValidationReport r = reader.load("r1");
@@ -85,7 +91,9 @@ class SqliteHistoryTest {
             assertThat(r.severity()).isEqualTo(Severity.UNKNOWN);
             assertThat(r.pairs()).hasSize(1);
             assertThat(r.nodes()).extracting(n -> n.node() + " " + n.status())
-                    .containsExactly("a COMPLETED", "b NOT_RUN", "c NOT_RUN");
+                    .containsExactly("a COMPLETED", "b UNREACHABLE", "c NOT_RUN");
+            assertThat(r.nodes().get(1).findings()).isEmpty();
+            assertThat(r.nodes().get(2).detail()).isEqualTo("no result recorded before the run stopped");
             assertThat(reader.runs().getFirst().verdict()).isEmpty();
         }
     }

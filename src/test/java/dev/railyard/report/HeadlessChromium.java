@@ -19,6 +19,12 @@ import java.util.logging.Level;
  */
 final class HeadlessChromium implements AutoCloseable {
 
+    /**
+     * Selenium warns on every start that it has no DevTools classes for this Chromium's version; the tests use
+     * none, so the warning is noise in the build log. Held here: a logger with no strong reference is forgotten.
+     */
+    private static final java.util.logging.Logger DEVTOOLS_LOG = quiet("org.openqa.selenium.devtools");
+
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
 
@@ -88,5 +94,11 @@ final class HeadlessChromium implements AutoCloseable {
                 "format", "png", "captureBeyondViewport", true,
                 "clip", java.util.Map.of("x", 0, "y", 0, "width", width, "height", height, "scale", 1)));
         return java.util.Base64.getDecoder().decode((String) shot.get("data"));
+    }
+
+    private static java.util.logging.Logger quiet(String name) {
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(name);
+        logger.setLevel(Level.SEVERE);
+        return logger;
     }
 }

@@ -85,10 +85,13 @@ final class Schema {
     private Schema() {
     }
 
-    /** The version recorded in the database, 0 for an empty one. */
+    /** The version recorded in the database, 0 for an empty one; reads only. */
     static int version(Connection c) throws SQLException {
         try (Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
+            try (ResultSet rs = st.executeQuery(
+                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")) {
+                if (!rs.next() || rs.getInt(1) == 0) return 0;
+            }
             try (ResultSet rs = st.executeQuery("SELECT max(version) FROM schema_version")) {
                 return rs.next() ? rs.getInt(1) : 0;
             }
@@ -100,11 +103,14 @@ final class Schema {
      * lock first, so two Railyards opening a new database at once do not both migrate it.
      */
     static void migrate(Connection c, int target) throws SQLException {
+        // The common case, a current database, takes no lock: `history` reads while a run records.
+        if (version(c) == target) return;
         boolean auto = c.getAutoCommit();
         c.setAutoCommit(true);
         try (Statement st = c.createStatement()) {
             st.execute("BEGIN IMMEDIATE");
             try {
+                st.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
                 int from = version(c);
                 if (from > MIGRATIONS.size()) {
                     throw new SQLException("the history database has schema version " + from

@@ -138,6 +138,25 @@ class SqliteHistoryTest {
     }
 
     @Test
+    void historyReadsWhileARunHoldsTheWriteLock() throws Exception {
+        Path db = dir.resolve("h.db");
+        Instant t0 = Instant.parse("2026-11-23T01:00:00Z");
+        try (RunRecorder rec = History.open(db)) {
+            rec.runStarted(new RunHeader("done", "lab", "ssh", List.of("a"), List.of(), t0));
+        }
+        try (Connection writer = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = writer.createStatement()) {
+            st.execute("BEGIN IMMEDIATE");
+            st.execute("INSERT INTO run (id, cluster, launcher, nodes, command_line, started_at) "
+                    + "VALUES ('open', 'lab', 'ssh', '[]', '[]', '2026-11-23T02:00:00Z')");
+            // WAL: the reader neither waits for the writer's transaction nor sees it.
+            try (HistoryReader reader = History.read(db)) {
+                assertThat(reader.runs()).extracting(RunSummary::id).containsExactly("done");
+            }
+            st.execute("COMMIT");
+        }
+    }
+
+    @Test
     void runIdsResolveByUniquePrefix() {
         Path db = dir.resolve("h.db");
         Instant t0 = Instant.parse("2026-11-23T01:00:00Z");

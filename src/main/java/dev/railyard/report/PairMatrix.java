@@ -72,6 +72,14 @@ public record PairMatrix(String network, PairKind kind, List<String> nodes, List
         return cells.stream().filter(Cell::tested).count();
     }
 
+    /** The median over the tested pairs' judged numbers: the value a person compares each cell with. */
+    public Optional<Double> median() {
+        double[] v = cells.stream().map(Cell::value).flatMap(Optional::stream).mapToDouble(Double::doubleValue)
+                .sorted().toArray();
+        if (v.length == 0) return Optional.empty();
+        return Optional.of(v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2);
+    }
+
     /** One matrix per network and kind, in the order the report's pairs first name them. */
     public static List<PairMatrix> of(ValidationReport report) {
         Map<String, Map<PairKind, List<PairResult>>> grouped = new LinkedHashMap<>();

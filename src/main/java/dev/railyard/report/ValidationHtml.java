@@ -110,7 +110,9 @@ public final class ValidationHtml {
             for (PairMatrix m : ms) {
                 h.append("<figure>").append(HeatmapSvg.render(m)).append("<figcaption>")
                         .append(Html.esc(HeatmapSvg.label(m))).append(" · ").append(m.testedCells()).append(" of ")
-                        .append(m.cells().size()).append(" pairs tested</figcaption></figure>\n");
+                        .append(m.cells().size()).append(" pairs tested")
+                        .append(m.median().map(v -> " · median " + Quantities.number(v) + " " + m.kind().unit()).orElse(""))
+                        .append("</figcaption></figure>\n");
             }
             h.append("</div>\n</div>\n");
         });

@@ -90,8 +90,9 @@ public final class ValidationMarkdown {
             }
             m.append('\n');
         }
-        m.append("\n").append(pm.testedCells()).append(" of ").append(pm.cells().size())
-                .append(" pairs tested; ** below expect, !! culprit, × no number, – not tested.\n");
+        m.append("\n").append(pm.testedCells()).append(" of ").append(pm.cells().size()).append(" pairs tested")
+                .append(pm.median().map(v -> ", median " + Quantities.number(v) + " " + pm.kind().unit()).orElse(""))
+                .append("; ** below expect, !! culprit, × no number, – not tested.\n");
     }
 
     /** Past this many nodes a matrix is too wide to read as Markdown: list the pairs that are not fine instead. */

@@ -74,6 +74,8 @@ class ValidationReportGoldenTest {
         }
         PairMatrix bw = matrices.getFirst();
         assertThat(bw.testedCells()).isEqualTo(3);
+        // 36.43, 9.12 (the retest, not the first 9.10) and 36.38.
+        assertThat(bw.median()).contains(36.38);
         assertThat(bw.cells().stream().filter(PairMatrix.Cell::culprit))
                 .singleElement().satisfies(c -> {
                     assertThat(List.of(c.a(), c.b())).containsExactlyInAnyOrder("gpu1", "gpu3");

@@ -124,14 +124,14 @@ public final class HistoryReader implements AutoCloseable {
         nodes.addAll(recorded.values());
         List<PairResult> pairs = new ArrayList<>();
         query("SELECT network, client, server, server_address, kind, round, attempt, value, failure, started_at, "
-                + "elapsed_ms FROM pair_result WHERE run_id = ? ORDER BY seq", runId, rs -> {
+                + "elapsed_ns FROM pair_result WHERE run_id = ? ORDER BY seq", runId, rs -> {
             PairTest test = new PairTest(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
                     PairKind.valueOf(rs.getString(5)));
             String failure = rs.getString(9);
             PairOutcome outcome = failure != null ? new PairOutcome.Failed(failure)
                     : new PairOutcome.Measured(rs.getDouble(8));
             pairs.add(new PairResult(test, rs.getInt(6), rs.getInt(7), outcome, Instant.parse(rs.getString(10)),
-                    Duration.ofMillis(rs.getLong(11))));
+                    Duration.ofNanos(rs.getLong(11))));
         });
         List<Culprit> culprits = new ArrayList<>();
         query("SELECT kind, network, nodes, severity, evidence, remediation FROM culprit WHERE run_id = ? ORDER BY seq",

@@ -46,7 +46,7 @@ final class Schema {
                       value REAL,
                       failure TEXT,
                       started_at TEXT NOT NULL,
-                      elapsed_ms INTEGER NOT NULL,
+                      elapsed_ns INTEGER NOT NULL,
                       CHECK ((value IS NULL) <> (failure IS NULL)))""", """
                     CREATE TABLE finding (
                       seq INTEGER PRIMARY KEY AUTOINCREMENT,

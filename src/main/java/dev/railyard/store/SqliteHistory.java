@@ -84,7 +84,7 @@ public final class SqliteHistory implements RunRecorder {
     public void pairMeasured(String runId, PairResult r) {
         write("pair " + r.test().subject(), c -> {
             try (PreparedStatement st = c.prepareStatement("INSERT INTO pair_result (run_id, network, client, server, "
-                    + "server_address, kind, round, attempt, value, failure, started_at, elapsed_ms) "
+                    + "server_address, kind, round, attempt, value, failure, started_at, elapsed_ns) "
                     + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 st.setString(1, runId);
                 st.setString(2, r.test().network());
@@ -105,7 +105,7 @@ public final class SqliteHistory implements RunRecorder {
                     }
                 }
                 st.setString(11, r.startedAt().toString());
-                st.setLong(12, r.elapsed().toMillis());
+                st.setLong(12, r.elapsed().toNanos());
                 st.executeUpdate();
             }
         });

@@ -46,8 +46,8 @@ class SchemaMigrationTest {
                     + "VALUES ('old', 'lab', 'ssh', '[\"a\",\"b\"]', '[]', '2026-11-01T10:00:00Z', "
                     + "'2026-11-01T10:05:00Z', 'PASS')");
             st.execute("INSERT INTO pair_result (run_id, network, client, server, server_address, kind, round, attempt, "
-                    + "value, failure, started_at, elapsed_ms) VALUES ('old', 'rail0', 'a', 'b', '10.0.0.2', "
-                    + "'RDMA_BANDWIDTH', 1, 1, 36.4, NULL, '2026-11-01T10:01:00Z', 5000)");
+                    + "value, failure, started_at, elapsed_ns) VALUES ('old', 'rail0', 'a', 'b', '10.0.0.2', "
+                    + "'RDMA_BANDWIDTH', 1, 1, 36.4, NULL, '2026-11-01T10:01:00Z', 5000000000)");
         }
         try (RunRecorder rec = History.open(db)) {
             rec.culpritsFound("old", List.of(new Culprit(CulpritKind.RAIL, "rail0", List.of(), Severity.WARN,

@@ -184,6 +184,23 @@ class SqliteHistoryTest {
                 .isEqualTo(Path.of("/home/u/.local/share/railyard/history.db"));
     }
 
+    @Test
+    void timesAndDurationsKeepTheirFullPrecision() {
+        Path db = dir.resolve("h.db");
+        Instant t0 = Instant.parse("2026-11-23T00:59:13.424198786Z");
+        PairResult p = new PairResult(new PairTest("lo0", "a", "b", "127.0.0.12", PairKind.TCP_BANDWIDTH), 1, 1,
+                new PairOutcome.Measured(2.0042), t0.plusNanos(1), Duration.ofNanos(3_004_005_006L));
+        try (RunRecorder rec = History.open(db)) {
+            rec.runStarted(new RunHeader("r", "lab", "local", List.of("a", "b"), List.of(), t0));
+            rec.pairMeasured("r", p);
+        }
+        try (HistoryReader reader = History.read(db)) {
+            ValidationReport r = reader.load("r");
+            assertThat(r.startedAt()).isEqualTo(t0);
+            assertThat(r.pairs()).containsExactly(p);
+        }
+    }
+
     static PairResult pair(String client, String server, int round, double value, Instant at) {
         return new PairResult(new PairTest("rail0", client, server, "10.0.0.2", PairKind.RDMA_BANDWIDTH), round, 1,
                 new PairOutcome.Measured(value), at, Duration.ofSeconds(5));

@@ -1,0 +1,71 @@
+package dev.railyard.cli;
+
+import dev.railyard.agent.ClusterStatus;
+import dev.railyard.model.ClusterSpec;
+import dev.railyard.model.RailyardException;
+import dev.railyard.report.Json;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+
+@Command(name = "status",
+        mixinStandardHelpOptions = true,
+        description = {"The whole cluster's health, from every node's agent, in one table.",
+                "",
+                "Asks each node's 'railyard agent' (at the node's address in the spec) for its health, all at once, and "
+                        + "prints one row per node: health, the worst component and why, and how many GPUs and ports are "
+                        + "not healthy. A node whose agent does not answer is listed as unreachable, never left out."},
+        footer = {"", "Examples:",
+                "  railyard status --spec cluster.yaml",
+                "  railyard status --spec cluster.yaml --format json | jq '.nodes[] | select(.health != \"HEALTHY\")'",
+                "", "Exit codes: 0 no node unhealthy or unreachable, 1 at least one, 2 usage or spec error."})
+public final class StatusCommand implements Callable<Integer> {
+
+    @Mixin
+    SpecOption specOption;
+
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "" + AgentCommand.DEFAULT_PORT,
+            description = "The agents' HTTP port (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "3s", converter = DurationConverter.class,
+            description = "How long to wait for each agent (default: ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @Mixin
+    FormatOption format;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        ClusterSpec cluster = specOption.load().orElseThrow(() -> new RailyardException.Usage(
+                "status needs the cluster spec naming the nodes", "railyard status --spec cluster.yaml"));
+        ClusterStatus.Report report = ClusterStatus.poll(cluster, port, timeout);
+        PrintWriter out = spec.commandLine().getOut();
+        if (format.json()) {
+            out.println(Json.write(report));
+        } else {
+            out.printf("%-16s %-10s %-9s %-9s %s%n", "NODE", "HEALTH", "GPUS", "PORTS", "WORST");
+            for (ClusterStatus.NodeRow r : report.nodes()) {
+                if (r.unreachable().isPresent()) {
+                    out.printf("%-16s %-10s %-9s %-9s %s%n", r.node(), "UNREACHABLE", "-", "-", r.unreachable().get());
+                    continue;
+                }
+                out.printf("%-16s %-10s %-9s %-9s %s%n", r.node(), r.health().orElseThrow(),
+                        (r.gpus() - r.gpusNotHealthy()) + "/" + r.gpus(), (r.ports() - r.portsNotHealthy()) + "/" + r.ports(),
+                        r.worst());
+            }
+            out.printf("%d nodes: %d unhealthy, %d unreachable%n", report.nodes().size(), report.unhealthy(), report.unreachable());
+        }
+        out.flush();
+        return report.unhealthy() + report.unreachable() > 0 ? ExitCodes.FAIL_FINDING : ExitCodes.OK;
+    }
+}

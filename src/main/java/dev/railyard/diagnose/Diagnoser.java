@@ -36,6 +36,7 @@ public final class Diagnoser {
                 new IbvDevinfoRecogniser(),
                 new ShowGidsRecogniser(),
                 new SockperfRecogniser(),
+                new FioTextRecogniser(),
                 new Iperf3Recogniser(false),
                 new KernelLogRecogniser(),
                 SignatureRecogniser.of(ToolKind.RPING, "\\brping\\b|RDMA_CM_EVENT_")), DiagnosisCatalog.standard());
@@ -46,7 +47,8 @@ public final class Diagnoser {
     }
 
     public DiagnosisReport diagnose(String input, DiagnoseTargets targets) {
-        TextLines text = TextLines.of(input);
+        Paste paste = Paste.of(input);
+        TextLines text = paste.text();
         List<Diagnosis> rules = catalog.match(text);
         for (Recogniser r : recognisers) {
             if (!r.recognises(text)) continue;
@@ -57,10 +59,19 @@ public final class Diagnoser {
                 own = new ToolReading(List.of(Diagnosis.of("diagnose.parse", Severity.UNKNOWN, r.tool().label(),
                         "could not parse: " + e.reason(), "check that the whole output was captured",
                         e.lineNumber(), e.line(), r.tool().label())), Parsed.none());
+            } catch (RuntimeException e) {
+                // a reader's bug must not cost the user the catalog's verdicts on the same paste
+                own = new ToolReading(List.of(Diagnosis.of("diagnose.parse", Severity.UNKNOWN, r.tool().label(),
+                        "the " + r.tool().label() + " reader failed on this input (" + e + "): a Railyard bug",
+                        "report it with the input attached; the rest of this report still stands", 0, "",
+                        r.tool().label())), Parsed.none());
             }
-            return new DiagnosisReport(r.tool(), merge(own.diagnoses(), rules, r.supersedes()), own.parsed());
+            return new DiagnosisReport(r.tool(), merge(own.diagnoses(), rules, r.supersedes()), own.parsed(),
+                    paste.removed());
         }
-        if (!rules.isEmpty()) return new DiagnosisReport(ToolKind.CATALOG_ONLY, rules, Parsed.none());
+        if (!rules.isEmpty()) {
+            return new DiagnosisReport(ToolKind.CATALOG_ONLY, rules, Parsed.none(), paste.removed());
+        }
         throw new RailyardException.Usage("input not recognised as the output of any supported tool",
                 "diagnose recognises: " + Arrays.stream(ToolKind.values()).filter(k -> k != ToolKind.CATALOG_ONLY)
                         .map(ToolKind::label).collect(Collectors.joining(", ")));

@@ -50,7 +50,7 @@ public final class DiagnosisCatalog {
                         "NCCL cannot load libibverbs, so it cannot use IB/RoCE",
                         "install rdma-core / libibverbs1 (Debian) or rdma-core + libibverbs (RHEL)", "nccl-tests#291"),
                 DiagnosisRule.of("ib.no-subnet-manager",
-                        "State:\\s*Initializing|PORT_INIT", Severity.FAIL,
+                        "\\bState:\\s*Initializing\\b|\\bPORT_INIT\\b", Severity.FAIL,
                         "the InfiniBand port is stuck at INIT: no subnet manager is running on the fabric",
                         "run exactly one OpenSM: sudo dnf/apt install opensm && sudo systemctl enable --now opensm",
                         "seed 003"),

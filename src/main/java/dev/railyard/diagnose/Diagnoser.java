@@ -49,9 +49,9 @@ public final class Diagnoser {
     public DiagnosisReport diagnose(String input, DiagnoseTargets targets) {
         Paste paste = Paste.of(input);
         TextLines text = paste.text();
-        List<Diagnosis> rules = catalog.match(text);
+        List<Diagnosis> rules = catalog.match(text, paste.whole());
         for (Recogniser r : recognisers) {
-            if (!r.recognises(text)) continue;
+            if (!r.mayRecognise(paste.whole()) || !r.recognises(text)) continue;
             ToolReading own;
             try {
                 own = r.read(text, targets);

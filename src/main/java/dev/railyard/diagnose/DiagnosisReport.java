@@ -18,6 +18,12 @@ public record DiagnosisReport(ToolKind tool, List<Diagnosis> diagnoses, Parsed p
         this(tool, diagnoses, parsed, List.of());
     }
 
+    public DiagnosisReport withIgnored(String more) {
+        List<String> all = new java.util.ArrayList<>(ignored);
+        all.add(more);
+        return new DiagnosisReport(tool, diagnoses, parsed, all);
+    }
+
     public Severity worst() {
         return diagnoses.stream().map(Diagnosis::severity).reduce(Severity.PASS, Severity::max);
     }

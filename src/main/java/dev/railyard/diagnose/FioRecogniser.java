@@ -26,6 +26,11 @@ public record FioRecogniser() implements Recogniser {
     }
 
     @Override
+    public boolean mayRecognise(String whole) {
+        return whole.contains("\"fio version\"");
+    }
+
+    @Override
     public boolean recognises(TextLines text) {
         return text.find("\"fio version\"") > 0;
     }

@@ -20,8 +20,9 @@ import java.util.regex.Pattern;
  */
 public record FioTextRecogniser() implements Recogniser {
 
-    private static final Pattern SIGNATURE = Pattern.compile("^\\s*Run status group \\d|\\(groupid=\\d+, jobs=\\d+\\)"
-            + "|^\\s*(?:READ|WRITE|TRIM): (?:bw|io)=|^\\s*(?:read|write|trim)\\s*: (?:IOPS|io)=");
+    private static final LinePattern SIGNATURE = LinePattern.compile("Run status group \\d|\\(groupid=\\d+, jobs=\\d+\\)"
+            + "|READ: bw=|WRITE: bw=|TRIM: bw=|READ: io=|WRITE: io=|read\\s*: IOPS=|write\\s*: IOPS=|read\\s*: io="
+            + "|write\\s*: io=");
 
     @Override
     public ToolKind tool() {
@@ -29,8 +30,13 @@ public record FioTextRecogniser() implements Recogniser {
     }
 
     @Override
+    public boolean mayRecognise(String whole) {
+        return SIGNATURE.mayOccurIn(whole);
+    }
+
+    @Override
     public boolean recognises(TextLines text) {
-        return text.lines().stream().anyMatch(l -> SIGNATURE.matcher(l).find());
+        return text.lines().stream().anyMatch(l -> SIGNATURE.find(l));
     }
 
     @Override

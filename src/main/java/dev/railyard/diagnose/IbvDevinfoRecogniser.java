@@ -18,6 +18,11 @@ public record IbvDevinfoRecogniser() implements Recogniser {
     }
 
     @Override
+    public boolean mayRecognise(String whole) {
+        return whole.contains("hca_id:");
+    }
+
+    @Override
     public boolean recognises(TextLines text) {
         return text.lines().stream().anyMatch(l -> l.startsWith("hca_id:"));
     }

@@ -28,11 +28,16 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
     }
 
     @Override
+    public boolean mayRecognise(String whole) {
+        return whole.contains(json ? "\"connecting_to\"" : "bits/sec") || (!json && whole.contains("iperf Done."));
+    }
+
+    @Override
     public boolean recognises(TextLines text) {
         if (json) {
             return text.line(text.firstNonBlank()).strip().startsWith("{") && text.find("\"connecting_to\"") > 0;
         }
-        return text.find("iperf Done.") > 0 || text.lines().stream().anyMatch(Iperf3TextParser::isRow);
+        return text.find("iperf Done.") > 0 || text.lines().stream().anyMatch(l -> l.contains("bits/sec") && Iperf3TextParser.isRow(l));
     }
 
     @Override

@@ -28,7 +28,7 @@ public record KernelLogRecogniser() implements Recogniser {
             + "\\d\\d:\\d\\d:\\d\\d \\d{4}]|^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d[.,]\\d+[+\\-]\\d\\d:?\\d\\d |^\\S+ +[ \\d]\\d \\d\\d:\\d\\d:\\d\\d "
             + "(?:\\S+ )?kernel: |^.{0,64}\\bkernel: |^kern +:\\w+ *: ");
     /** Lines a kernel log has and tool output does not, enough to recognise a short grep of a log. */
-    private static final Pattern SIGNATURE = Pattern.compile("NVRM: |mlx5_core |mlx4_core |EDAC |pcieport |"
+    private static final LinePattern SIGNATURE = LinePattern.compile("NVRM: |mlx5_core |mlx4_core |EDAC |pcieport |"
             + "PCIe Bus Error|\\[Hardware Error]|available PCIe bandwidth|: probe of \\S+ failed with error");
     /** Enough lines to tell a log by its stamps; a log does not change its format further down. */
     private static final int SAMPLE = 2000;
@@ -44,7 +44,7 @@ public record KernelLogRecogniser() implements Recogniser {
         for (String l : text.lines()) {
             if (l.isBlank()) continue;
             if (++nonBlank > SAMPLE) break;
-            if (SIGNATURE.matcher(l).find()) return true;
+            if (SIGNATURE.find(l)) return true;
             if (STAMP.matcher(l).find()) stamped++;
         }
         return stamped > 0 && stamped * 2 >= Math.min(nonBlank, SAMPLE);
@@ -57,8 +57,10 @@ public record KernelLogRecogniser() implements Recogniser {
                 new Measurement("lines read", log.lines(), "lines"),
                 new Measurement("Xid lines", log.xids().size(), "lines"),
                 new Measurement("link events", log.linkEvents().size(), "lines")));
+        java.util.Set<String> seen = new java.util.HashSet<>();
         for (KernelEvent e : log.events()) {
-            if (e.kind() == KernelEvent.Kind.PCIE_FULL || e.kind() == KernelEvent.Kind.PCIE_LIMITED) {
+            if ((e.kind() == KernelEvent.Kind.PCIE_FULL || e.kind() == KernelEvent.Kind.PCIE_LIMITED)
+                    && seen.add(e.device())) {
                 e.value().ifPresent(v -> numbers.add(new Measurement("PCIe bandwidth available to " + e.device(), v,
                         "Gb/s")));
             }

@@ -24,10 +24,12 @@ import java.util.stream.Collectors;
  */
 public record NcclTestsRecogniser() implements Recogniser {
 
-    private static final Pattern SIGNATURE =
-            Pattern.compile("# ?nThread|#\\s+size\\s+count\\s+type|NCCL INFO|NCCL WARN|Avg bus bandwidth|out-of-place|"
-                    + "NCCL version|^\\s*nThread\\s+\\d+\\s+nGpus|^\\s*\\d{1,18}\\s+\\d{1,18}\\s+(?:float|half|double|bfloat16|"
-                    + "int8|uint8|int32|uint32|int64|uint64)\\s+(?:sum|prod|max|min|avg|none|\\d+\\.\\d+)\\s");
+    private static final LinePattern SIGNATURE =
+            LinePattern.compile("# ?nThread|#\\s+size\\s+count\\s+type|NCCL INFO|NCCL WARN|Avg bus bandwidth|out-of-place|"
+                    + "NCCL version|^\\s*nThread\\s+\\d+\\s+nGpus");
+    /** A result row pasted without its header (tried only on lines that start with a digit). */
+    private static final Pattern BARE_ROW = Pattern.compile("^\\s*\\d{1,18}\\s+\\d{1,18}\\s+(?:float|half|double|"
+            + "bfloat16|int8|uint8|int32|uint32|int64|uint64)\\s+(?:sum|prod|max|min|avg|none|\\d+\\.\\d+)\\s");
     private static final Pattern SOCKET = Pattern.compile("NET/Socket|Using network Socket");
     private static final Pattern NET_USING = Pattern.compile("NET/IB ?: ?Using|Using network IB");
     private static final Pattern NET_LINE = Pattern.compile("NET/IB");
@@ -41,8 +43,22 @@ public record NcclTestsRecogniser() implements Recogniser {
     }
 
     @Override
+    public boolean mayRecognise(String whole) {
+        return SIGNATURE.mayOccurIn(whole) || java.util.stream.Stream.of("float ", "half ", "double ", "int8 ", "int32 ",
+                "int64 ").anyMatch(whole::contains);
+    }
+
+    @Override
     public boolean recognises(TextLines text) {
-        return text.lines().stream().anyMatch(l -> SIGNATURE.matcher(l).find());
+        return text.lines().stream().anyMatch(l -> SIGNATURE.find(l) || (startsWithDigit(l) && BARE_ROW.matcher(l).find()));
+    }
+
+    private static boolean startsWithDigit(String l) {
+        for (int i = 0; i < l.length(); i++) {
+            char c = l.charAt(i);
+            if (c != ' ' && c != '\t') return c >= '0' && c <= '9';
+        }
+        return false;
     }
 
     /** The verdict on the transport already weighs whether sockets were expected; the bare rules cannot. */

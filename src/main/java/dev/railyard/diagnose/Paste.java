@@ -19,8 +19,9 @@ import java.util.regex.Pattern;
  * evidence points at the line the user sees. Kernel stamps stay: the kernel-log readers need them.
  *
  * @param removed what was taken away, in words, for the report
+ * @param whole   the cleaned lines joined, so a signature absent from the whole text costs one scan, not one per line
  */
-public record Paste(TextLines text, List<String> removed) {
+public record Paste(TextLines text, List<String> removed, String whole) {
 
     /** Longer lines are no tool's output; cutting them bounds the work per line. */
     static final int MAX_LINE = 16_384;
@@ -32,6 +33,9 @@ public record Paste(TextLines text, List<String> removed) {
     private static final Pattern ENTITY = Pattern.compile("&(#\\d{1,7}|#[xX][0-9a-fA-F]{1,6}|amp|lt|gt|quot|apos|nbsp);");
     private static final Pattern BANNER = Pattern.compile("^\\s*[=\\-#*]{3,}\\|?\\s*[\\w.\\-]+\\s*\\|?[=\\-#*]{3,}\\s*$");
     private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;?]*[A-Za-z]");
+
+    /** A decoration starts where the paste starts: these many non-blank lines decide whether to strip a prefix. */
+    private static final int PREFIX_SAMPLE = 2000;
 
     /** A per-line prefix a logger or launcher adds, stripped when most lines carry one. */
     private record Prefix(String what, Pattern pattern, double share) {}
@@ -63,7 +67,34 @@ public record Paste(TextLines text, List<String> removed) {
             start = end + 1;
         }
         stripPrefixes(lines, removed);
-        return new Paste(new TextLines(lines), List.copyOf(removed));
+        // unchanged text needs no second copy to search: the raw string, less a final newline, is the same
+        boolean same = removed.isEmpty() && t.indexOf('\r') < 0 && t.indexOf('\u001B') < 0;
+        String whole = same ? t : String.join("\n", lines);
+        return new Paste(new TextLines(lines), List.copyOf(removed), whole);
+    }
+
+    private static final int CR = 1, ESC = 2, AMP = 4, FENCE_CHAR = 8, GT = 16, STAR = 32, BORDER = 64;
+
+    /** One pass over the line's characters says which of the (rare) decorations it can hold. */
+    private static int marks(String t, int start, int end) {
+        int m = 0;
+        for (int i = start; i < end; i++) {
+            char c = t.charAt(i);
+            if (c < 0x7F) {
+                switch (c) {
+                    case '\r' -> m |= CR;
+                    case '\u001B' -> m |= ESC;
+                    case '&' -> m |= AMP;
+                    case '`', '~' -> m |= FENCE_CHAR;
+                    case '>' -> m |= GT;
+                    case '*' -> m |= STAR;
+                    default -> { }
+                }
+            } else if (c == '│' || c == '┃' || c == '║') {
+                m |= BORDER;
+            }
+        }
+        return m;
     }
 
     private static String line(String t, int start, int end, Set<String> removed) {
@@ -71,33 +102,32 @@ public record Paste(TextLines text, List<String> removed) {
             end = start + MAX_LINE;
             removed.add("the part of lines beyond " + MAX_LINE + " characters");
         }
+        int marks = marks(t, start, end);
         String l = t.substring(start, end);
-        if (l.indexOf('\r') >= 0) l = l.replace("\r", "");
-        if (l.indexOf('\u001B') >= 0) l = ANSI.matcher(l).replaceAll("");
-        if (l.indexOf('&') >= 0) l = entities(l, removed);
-        if (l.indexOf('`') >= 0 || l.indexOf('~') >= 0) {
-            if (FENCE.matcher(l).matches()) {
-                removed.add("markdown code fences");
-                return "";
-            }
+        if ((marks & CR) != 0) l = l.replace("\r", "");
+        if ((marks & ESC) != 0) l = ANSI.matcher(l).replaceAll("");
+        if ((marks & AMP) != 0) l = entities(l, removed);
+        if ((marks & FENCE_CHAR) != 0 && FENCE.matcher(l).matches()) {
+            removed.add("markdown code fences");
+            return "";
         }
-        if (l.indexOf('>') >= 0) {
+        if ((marks & GT) != 0) {
             Matcher q = QUOTE.matcher(l);
             if (q.find() && !l.startsWith(">=")) {
                 removed.add("markdown quote marks");
                 l = l.substring(q.end());
             }
         }
-        if (l.contains("**")) {
+        if ((marks & STAR) != 0 && l.contains("**")) {
             removed.add("markdown bold");
             l = l.replace("**", "");
         }
-        if (hasBorderChar(l)) {
+        if ((marks & BORDER) != 0) {
             String b = BORDER_END.matcher(BORDER_START.matcher(l).replaceFirst("")).replaceFirst("");
             if (!b.equals(l)) removed.add("terminal borders");
             l = b;
         }
-        if (l.length() > 6 && (l.indexOf("===") >= 0 || l.indexOf("---") >= 0) && BANNER.matcher(l).matches()
+        if (startsLikeBanner(l) && BANNER.matcher(l).matches()
                 && !l.strip().chars().allMatch(c -> c == '-' || c == '=')) {
             removed.add("host banners");
             return "";
@@ -105,9 +135,14 @@ public record Paste(TextLines text, List<String> removed) {
         return l;
     }
 
-    private static boolean hasBorderChar(String l) {
-        return l.indexOf('│') >= 0 || l.indexOf('┃') >= 0 || l.indexOf('║') >= 0;
+    private static boolean startsLikeBanner(String l) {
+        for (int i = 0; i < l.length(); i++) {
+            char c = l.charAt(i);
+            if (c != ' ' && c != '\t') return (c == '=' || c == '-' || c == '#' || c == '*') && l.length() > 6;
+        }
+        return false;
     }
+
 
     private static String entities(String l, Set<String> removed) {
         Matcher m = ENTITY.matcher(l);
@@ -145,7 +180,10 @@ public record Paste(TextLines text, List<String> removed) {
             Set<String> words = new HashSet<>();
             for (String l : lines) {
                 if (l.isBlank()) continue;
-                nonBlank++;
+                if (++nonBlank > PREFIX_SAMPLE) {
+                    nonBlank--;
+                    break;
+                }
                 Matcher m = p.pattern().matcher(l);
                 if (m.find()) {
                     carrying++;

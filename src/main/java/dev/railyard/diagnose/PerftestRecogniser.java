@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  */
 public record PerftestRecogniser() implements Recogniser {
 
-    private static final Pattern SIGNATURE = Pattern.compile(
+    private static final LinePattern SIGNATURE = LinePattern.compile(
             "RDMA_(?:Write|Read) (?:Bidirectional )?(?:BW|Latency)|Send (?:Bidirectional )?(?:BW|Latency) Test|"
                     + "#bytes\\s+#iterations|ib_(?:write|read|send|atomic)_(?:bw|lat)|Port number \\d+ state is|"
                     + "Couldn't get context|Unable to find GID|Failed to get GID|Couldn't connect to \\S+:\\d+|"
@@ -38,8 +38,13 @@ public record PerftestRecogniser() implements Recogniser {
     }
 
     @Override
+    public boolean mayRecognise(String whole) {
+        return SIGNATURE.mayOccurIn(whole);
+    }
+
+    @Override
     public boolean recognises(TextLines text) {
-        return text.lines().stream().anyMatch(l -> SIGNATURE.matcher(l).find());
+        return text.lines().stream().anyMatch(l -> SIGNATURE.find(l));
     }
 
     @Override

@@ -27,6 +27,11 @@ public record SockperfRecogniser() implements Recogniser {
     }
 
     @Override
+    public boolean mayRecognise(String whole) {
+        return whole.contains("sockperf");
+    }
+
+    @Override
     public boolean recognises(TextLines text) {
         return text.find("sockperf: ") > 0 || text.find("sockperf[CLIENT]") > 0;
     }

@@ -22,9 +22,12 @@ public final class KernelLogParser {
     private static final Pattern MLX5_NETDEV = Pattern.compile("^(.*?)mlx5_core (\\S+) (\\S+): Link (up|down)\\b");
     private static final Pattern XID = Pattern.compile("^(.*?)NVRM: Xid \\(PCI:([0-9a-fA-F:.]+)\\): (\\d{1,5}), ?(.*)$");
     private static final Pattern FALLEN = Pattern.compile("fallen off the bus");
-    private static final Pattern PCIE = Pattern.compile("(\\S+): ([\\d.]{1,12}) Gb/s available PCIe bandwidth"
-            + "(?:, limited by ([\\d.]{1,8} GT/s PCIe x\\d{1,2}) link at (\\S+) \\(capable of ([\\d.]{1,12}) Gb/s with "
-            + "([\\d.]{1,8} GT/s PCIe x\\d{1,2}) link\\)| \\(([\\d.]{1,8} GT/s PCIe x\\d{1,2}) link\\))");
+    private static final String PCIE_BANDWIDTH = " Gb/s available PCIe bandwidth";
+    /** What follows PCIE_BANDWIDTH; the device and the number before it are read by hand (an unanchored regex
+     * starting at "(\\S+): " retries at every position of every such line). */
+    private static final Pattern PCIE_REST = Pattern.compile(
+            "(?:, limited by ([\\d.]{1,8} GT/s PCIe x\\d{1,2}) link at (\\S+) \\(capable of ([\\d.]{1,12}) Gb/s with "
+                    + "([\\d.]{1,8} GT/s PCIe x\\d{1,2}) link\\)| \\(([\\d.]{1,8} GT/s PCIe x\\d{1,2}) link\\))");
     private static final Pattern PROBE = Pattern.compile("([\\w\\-]+): probe of (\\S+) failed with error (-?\\d{1,6})");
     private static final Pattern EDAC = Pattern.compile("EDAC (?:\\S+ )?(MC\\d{1,4}): (\\d{1,12}) (CE|UE) ");
     private static final Pattern MCE = Pattern.compile("mce: \\[Hardware Error]: (.*)$");
@@ -49,10 +52,11 @@ public final class KernelLogParser {
         for (int i = 1; i <= n; i++) {
             String line = text.line(i);
             Matcher m;
-            if (line.contains("mlx5_core ") && (m = MLX5_PORT.matcher(line)).find()) {
+            if (line.contains(": Port: ") && line.contains("mlx5_core ") && (m = MLX5_PORT.matcher(line)).find()) {
                 links.add(new LinkEvent(stamp(m.group(1)), m.group(2), m.group(3), Integer.parseInt(m.group(4)),
                         m.group(5), i, line));
-            } else if (line.contains("mlx5_core ") && (m = MLX5_NETDEV.matcher(line)).find()) {
+            } else if (line.contains(": Link ") && line.contains("mlx5_core ")
+                    && (m = MLX5_NETDEV.matcher(line)).find()) {
                 links.add(new LinkEvent(stamp(m.group(1)), m.group(2), m.group(3), 0, m.group(4), i, line));
             } else if (line.contains("NVRM: Xid") && (m = XID.matcher(line)).find()) {
                 xids.add(new XidEvent(stamp(m.group(1)), m.group(2), Integer.parseInt(m.group(3)), m.group(4), line));
@@ -67,12 +71,9 @@ public final class KernelLogParser {
 
     private static void event(String line, int i, List<KernelEvent> out) {
         Matcher m;
-        if (line.contains("available PCIe bandwidth") && (m = PCIE.matcher(line)).find()) {
-            boolean limited = m.group(3) != null;
-            String detail = limited ? m.group(3) + " link at " + m.group(4) + ", capable of " + m.group(5)
-                    + " Gb/s with " + m.group(6) : m.group(7);
-            out.add(new KernelEvent(limited ? KernelEvent.Kind.PCIE_LIMITED : KernelEvent.Kind.PCIE_FULL,
-                    m.group(1), detail, number(m.group(2)), i, line));
+        int at;
+        if ((at = line.indexOf(PCIE_BANDWIDTH)) > 0) {
+            pcie(line, at, i, out);
         } else if (line.contains("probe of ") && (m = PROBE.matcher(line)).find()) {
             out.add(new KernelEvent(KernelEvent.Kind.PROBE_FAILED, m.group(2), m.group(1) + " error " + m.group(3),
                     OptionalDouble.empty(), i, line));
@@ -103,6 +104,21 @@ public final class KernelLogParser {
             out.add(new KernelEvent(KernelEvent.Kind.GPU_INIT_FAILED, "", "the NVIDIA probe routine failed for "
                     + m.group(1) + " device(s)", OptionalDouble.empty(), i, line));
         }
+    }
+
+    /** "DEVICE: 7.876 Gb/s available PCIe bandwidth, limited by … (capable of …)" or "… (8.0 GT/s PCIe x8 link)". */
+    private static void pcie(String line, int at, int i, List<KernelEvent> out) {
+        int numberStart = line.lastIndexOf(' ', at - 1) + 1;
+        if (numberStart < 3 || line.charAt(numberStart - 2) != ':') return;
+        int deviceStart = line.lastIndexOf(' ', numberStart - 3) + 1;
+        String device = line.substring(deviceStart, numberStart - 2);
+        Matcher m = PCIE_REST.matcher(line).region(at + PCIE_BANDWIDTH.length(), line.length());
+        if (!m.lookingAt()) return;
+        boolean limited = m.group(1) != null;
+        String detail = limited ? m.group(1) + " link at " + m.group(2) + ", capable of " + m.group(3)
+                + " Gb/s with " + m.group(4) : m.group(5);
+        out.add(new KernelEvent(limited ? KernelEvent.Kind.PCIE_LIMITED : KernelEvent.Kind.PCIE_FULL, device, detail,
+                number(line.substring(numberStart, at)), i, line));
     }
 
     private static OptionalDouble number(String s) {

@@ -1,0 +1,43 @@
+package dev.railyard.cluster;
+
+import dev.railyard.model.Culprit;
+import dev.railyard.model.Finding;
+import dev.railyard.model.NodeOutcome;
+import dev.railyard.model.PairResult;
+import dev.railyard.model.Severity;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Where validate writes each result the moment it has it, so a run killed half-way keeps everything measured
+ * (store.SqliteHistory is the real one). Calls come from several threads.
+ */
+public interface RunRecorder extends AutoCloseable {
+
+    void runStarted(RunHeader header);
+
+    void nodeFinished(String runId, NodeOutcome outcome);
+
+    void pairMeasured(String runId, PairResult result);
+
+    /** Findings that belong to the cluster or a benchmark rather than one node ("cluster", "pairs", "bench"). */
+    void findingsAdded(String runId, String scope, List<Finding> findings);
+
+    void runFinished(String runId, Instant finishedAt, Severity verdict);
+
+    @Override
+    void close();
+
+    /** Records nothing (--no-history). */
+    static RunRecorder none() {
+        return new RunRecorder() {
+            @Override public void runStarted(RunHeader header) { }
+            @Override public void nodeFinished(String runId, NodeOutcome outcome) { }
+            @Override public void pairMeasured(String runId, PairResult result) { }
+            @Override public void findingsAdded(String runId, String scope, List<Finding> findings) { }
+            @Override public void runFinished(String runId, Instant finishedAt, Severity verdict) { }
+            @Override public void close() { }
+        };
+    }
+}

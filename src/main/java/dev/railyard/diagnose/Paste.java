@@ -46,7 +46,8 @@ public record Paste(TextLines text, List<String> removed, String whole) {
             new Prefix("syslog stamps", Pattern.compile(
                     "^[A-Z][a-z]{2} [ \\d]\\d \\d\\d:\\d\\d:\\d\\d \\S+ (?!kernel\\b)[\\w\\-./]+(?:\\[\\d+])?: "), 0.5),
             new Prefix("fio client prefixes", Pattern.compile("^<[\\w.\\-]{1,64}> "), 0.3),
-            new Prefix("host or title prefixes", Pattern.compile("^([A-Za-z0-9][\\w.\\-]{0,63}):[ \\t]+"), 0.6));
+            // pdsh/clush write "host: ", iperf3 -T "title:  "; more than two blanks (or a tab) is the line's own
+            new Prefix("host or title prefixes", Pattern.compile("^([A-Za-z0-9][\\w.\\-]{0,63}): {1,2}"), 0.6));
 
     /** Words that start a tool's own lines ("sockperf: ", "kernel: "): never a host prefix. */
     private static final Set<String> TOOL_WORDS = Set.of("sockperf", "fio", "iperf", "iperf3", "kernel", "nccl",
@@ -107,10 +108,6 @@ public record Paste(TextLines text, List<String> removed, String whole) {
         if ((marks & CR) != 0) l = l.replace("\r", "");
         if ((marks & ESC) != 0) l = ANSI.matcher(l).replaceAll("");
         if ((marks & AMP) != 0) l = entities(l, removed);
-        if ((marks & FENCE_CHAR) != 0 && FENCE.matcher(l).matches()) {
-            removed.add("markdown code fences");
-            return "";
-        }
         if ((marks & GT) != 0) {
             Matcher q = QUOTE.matcher(l);
             if (q.find() && !l.startsWith(">=")) {
@@ -126,6 +123,10 @@ public record Paste(TextLines text, List<String> removed, String whole) {
             String b = BORDER_END.matcher(BORDER_START.matcher(l).replaceFirst("")).replaceFirst("");
             if (!b.equals(l)) removed.add("terminal borders");
             l = b;
+        }
+        if ((marks & FENCE_CHAR) != 0 && FENCE.matcher(l).matches()) { // after quotes and borders: "> ```"
+            removed.add("markdown code fences");
+            return "";
         }
         if (startsLikeBanner(l) && BANNER.matcher(l).matches()
                 && !l.strip().chars().allMatch(c -> c == '-' || c == '=')) {
@@ -173,8 +174,17 @@ public record Paste(TextLines text, List<String> removed, String whole) {
         return Character.isValidCodePoint(cp) && cp != 0 ? new String(Character.toChars(cp)) : "\uFFFD";
     }
 
-    /** A prefix is stripped only where most non-blank lines carry it, so one "Note: " line stays as it is. */
+    /**
+     * A prefix is stripped only where most non-blank lines carry it, so one "Note: " line stays as it is. Prefixes
+     * nest (pdsh around a test runner's log around iperf3 -T), so the strip repeats while it finds one.
+     */
     private static void stripPrefixes(List<String> lines, Set<String> removed) {
+        for (int round = 0; round < 4 && stripOnePrefix(lines, removed); round++) {
+            // another layer may sit under the one just taken away
+        }
+    }
+
+    private static boolean stripOnePrefix(List<String> lines, Set<String> removed) {
         for (Prefix p : PREFIXES) {
             int nonBlank = 0, carrying = 0;
             Set<String> words = new HashSet<>();
@@ -193,10 +203,13 @@ public record Paste(TextLines text, List<String> removed, String whole) {
             if (nonBlank == 0 || carrying < Math.max(2, p.share() * nonBlank)) continue;
             if (words.stream().anyMatch(TOOL_WORDS::contains) || words.size() > 64) continue;
             for (int i = 0; i < lines.size(); i++) {
-                lines.set(i, p.pattern().matcher(lines.get(i)).replaceFirst(""));
+                String l = p.pattern().matcher(lines.get(i)).replaceFirst("");
+                lines.set(i, FENCE.matcher(l).matches() ? "" : l); // a fence the prefix hid
             }
             removed.add(p.what());
+            return true;
         }
+        return false;
     }
 
     /** NUL bytes (or mostly control characters) mean a binary file, whose "lines" would only give false matches. */

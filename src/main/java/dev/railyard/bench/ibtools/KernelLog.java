@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * What a dmesg / journalctl -k capture says about RDMA links, NVIDIA GPUs, PCIe and memory; {@code lines} is how many
- * lines were read, so a clean log can say how much it covered.
+ * non-blank lines were read, so a clean log can say how much it covered.
  */
 public record KernelLog(List<LinkEvent> linkEvents, List<XidEvent> xids, List<String> fallenOffBus,
                         List<KernelEvent> events, int lines) {

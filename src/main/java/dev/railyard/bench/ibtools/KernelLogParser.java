@@ -66,7 +66,8 @@ public final class KernelLogParser {
                 event(line, i, events);
             }
         }
-        return new KernelLog(links, xids, fallen, events, n);
+        int nonBlank = (int) text.lines().stream().filter(l -> !l.isBlank()).count();
+        return new KernelLog(links, xids, fallen, events, nonBlank);
     }
 
     private static void event(String line, int i, List<KernelEvent> out) {

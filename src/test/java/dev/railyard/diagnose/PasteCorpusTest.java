@@ -21,8 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Real pastes from public issue threads (test resources diagnose/corpus, each naming its source), each with the
  * reading a person expects written in its header before diagnose ran on it: which tool, the key number (or "-" when
- * the paste holds none), and the verdicts that are acceptable. "holdout" was written at the same time as "dev" but
- * not looked at while the recognisers were tuned on "dev"; the goals of issue 9 are asserted on both together.
+ * the paste holds none), and the verdicts that are acceptable. "holdout" was written with "dev" and not tuned on
+ * (its first-run misses were seen once, in the baseline); "holdout2" was collected and written after the work on
+ * "dev" and run once. The goals of issue 9 are asserted on all of them together.
  */
 class PasteCorpusTest {
 
@@ -114,17 +115,23 @@ class PasteCorpusTest {
         return new Rates(n, rec, keys, keysRight, ok, ff, misses);
     }
 
+    static Rates sum(List<Rates> parts) {
+        return new Rates(parts.stream().mapToInt(Rates::n).sum(), parts.stream().mapToInt(Rates::recognised).sum(),
+                parts.stream().mapToInt(Rates::keys).sum(), parts.stream().mapToInt(Rates::keysRight).sum(),
+                parts.stream().mapToInt(Rates::verdicts).sum(), parts.stream().mapToInt(Rates::falseFails).sum(),
+                List.of());
+    }
+
     @Test
     void realPastesMeetTheGoalsOfIssue9() {
         Rates dev = rates("diagnose/corpus/dev");
         Rates holdout = rates("diagnose/corpus/holdout");
-        System.out.println("corpus dev:     " + dev);
-        System.out.println("corpus holdout: " + holdout);
-        dev.misses().forEach(m -> System.out.println("  miss " + m));
-        holdout.misses().forEach(m -> System.out.println("  miss " + m));
-        Rates all = new Rates(dev.n() + holdout.n(), dev.recognised() + holdout.recognised(),
-                dev.keys() + holdout.keys(), dev.keysRight() + holdout.keysRight(),
-                dev.verdicts() + holdout.verdicts(), dev.falseFails() + holdout.falseFails(), List.of());
+        Rates holdout2 = rates("diagnose/corpus/holdout2");
+        System.out.println("corpus dev:      " + dev);
+        System.out.println("corpus holdout:  " + holdout);
+        System.out.println("corpus holdout2: " + holdout2);
+        for (Rates r : List.of(dev, holdout, holdout2)) r.misses().forEach(m -> System.out.println("  miss " + m));
+        Rates all = sum(List.of(dev, holdout, holdout2));
         assertThat(all.n()).isGreaterThanOrEqualTo(40);
         assertThat(all.recognisedRate()).as(all.toString()).isGreaterThanOrEqualTo(0.95);
         assertThat(all.keyRate()).as(all.toString()).isGreaterThanOrEqualTo(0.90);

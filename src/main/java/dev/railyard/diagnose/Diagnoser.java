@@ -50,8 +50,9 @@ public final class Diagnoser {
         Paste paste = Paste.of(input);
         TextLines text = paste.text();
         List<Diagnosis> rules = catalog.match(text, paste.whole());
+        String ends = ends(paste.whole());
         for (Recogniser r : recognisers) {
-            if (!r.mayRecognise(paste.whole()) || !r.recognises(text)) continue;
+            if (!r.mayRecognise(ends) || !r.recognises(text)) continue;
             ToolReading own;
             try {
                 own = r.read(text, targets);
@@ -75,6 +76,15 @@ public final class Diagnoser {
         throw new RailyardException.Usage("input not recognised as the output of any supported tool",
                 "diagnose recognises: " + Arrays.stream(ToolKind.values()).filter(k -> k != ToolKind.CATALOG_ONLY)
                         .map(ToolKind::label).collect(Collectors.joining(", ")));
+    }
+
+    /** A tool's output shows what it is near its start or its end; a long log between them is not searched. */
+    static final int ENDS = 2 << 20;
+
+    /** The first and last {@link #ENDS} characters of a long text, where a tool's signature lines are. */
+    static String ends(String whole) {
+        if (whole.length() <= 2 * ENDS) return whole;
+        return whole.substring(0, ENDS) + "\n" + whole.substring(whole.length() - ENDS);
     }
 
     /**

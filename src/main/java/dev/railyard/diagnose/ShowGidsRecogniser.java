@@ -21,7 +21,7 @@ public record ShowGidsRecogniser() implements Recogniser {
 
     @Override
     public boolean mayRecognise(String whole) {
-        return whole.contains("DEV");
+        return whole.contains("INDEX") && whole.contains("GID");
     }
 
     @Override

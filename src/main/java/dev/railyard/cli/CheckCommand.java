@@ -10,7 +10,6 @@ import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NodeInventory;
 import dev.railyard.model.RailyardException;
-import dev.railyard.model.Severity;
 import dev.railyard.platform.Clock;
 import dev.railyard.report.FindingsJson;
 import dev.railyard.report.FindingsText;
@@ -22,8 +21,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -40,7 +37,7 @@ import java.util.concurrent.Callable;
                 "",
                 "With --spec, ports, netdevs, rates, MTUs and addresses are judged against the cluster spec; "
                         + "without one, only what can be judged from the node itself."},
-        footer = {"", "Exit codes: 0 no FAIL, 1 at least one FAIL, 2 usage or spec error, 3 a prerequisite missing.",
+        footer = {"", "Exit codes: 0 no FAIL, 1 at least one FAIL, 2 usage or spec error, 3 a prerequisite missing, 4 a bug.",
                 "JUnit: FAIL is a <failure>, UNKNOWN is <skipped>, WARN/INFO/PASS pass with their text in <system-out>.",
                 "", "Examples:",
                 "  railyard check",
@@ -51,8 +48,8 @@ public final class CheckCommand implements Callable<Integer> {
     @Mixin
     RootOption root;
 
-    @Option(names = "--spec", paramLabel = "FILE", description = "Cluster spec to judge against (railyard init writes one).")
-    Path specFile;
+    @Mixin
+    SpecOption specOption = new SpecOption();
 
     @Option(names = "--node", paramLabel = "NAME",
             description = "This node's name in the spec (default: the node's hostname).")
@@ -65,6 +62,20 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--only", paramLabel = "ID-PREFIX", split = ",",
             description = "Only findings whose ID starts with this (repeatable or comma-separated: rdma.,gpu.xid).")
     List<String> only = List.of();
+
+    @Option(names = "--slurm-healthcheck",
+            description = "Run as Slurm's HealthCheckProgram, Prolog or Epilog (like NHC): a FAIL drains this node with a "
+                    + "reason starting 'railyard:'; a clean run resumes it if Railyard drained it. An admin's drain is left alone.")
+    boolean slurmHealthcheck;
+
+    @Option(names = "--slurm-node", paramLabel = "NAME",
+            description = "This node's Slurm name (default: $SLURMD_NODENAME, else --node, else the hostname).")
+    String slurmNode;
+
+    @Option(names = "--healthcheck-timeout", paramLabel = "DURATION", defaultValue = "50s", converter = DurationConverter.class,
+            description = "With --slurm-healthcheck: drain and exit 1 if the check takes longer (default: ${DEFAULT-VALUE}; "
+                    + "Slurm kills a HealthCheckProgram after 60 s).")
+    java.time.Duration healthcheckTimeout;
 
     @Spec
     CommandSpec spec;
@@ -80,18 +91,21 @@ public final class CheckCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() {
-        Optional<ClusterSpec> cluster = Optional.empty();
-        if (specFile != null) {
-            if (!Files.isRegularFile(specFile)) {
-                throw new RailyardException.Usage("--spec " + specFile + " is not a file",
-                        "write one with: railyard init > cluster.yaml");
-            }
-            cluster = Optional.of(specLoader.load(specFile));
-        }
-        NodeInventory inventory = new InventoryCollector(GpuCollector.forRoot(root.hostRoot()), Clock.system())
-                .collect(root.hostRoot());
-        return report(inventory, cluster);
+    public Integer call() throws Exception {
+        Optional<ClusterSpec> cluster = specOption.load(specLoader);
+        java.util.concurrent.Callable<Integer> run = () -> report(
+                new InventoryCollector(GpuCollector.forRoot(root.hostRoot()), Clock.system()).collect(root.hostRoot()),
+                cluster);
+        if (!slurmHealthcheck) return run.call();
+        return SlurmHealthcheckRun.within(run, healthcheckTimeout, this::healthcheck, spec.commandLine().getOut());
+    }
+
+    private dev.railyard.agent.SlurmHealthcheck healthcheck() {
+        String name = slurmNode != null ? slurmNode
+                : System.getenv("SLURMD_NODENAME") != null ? System.getenv("SLURMD_NODENAME")
+                : node != null ? node : root.hostRoot().read("proc/sys/kernel/hostname").orElse("localhost");
+        return new dev.railyard.agent.SlurmHealthcheck(
+                new dev.railyard.agent.SlurmControl(dev.railyard.platform.CommandRunner.system(), "scontrol"), name);
     }
 
     /** Judges an inventory and prints the findings; split from {@link #call()} so tests can hand in an inventory. */
@@ -116,7 +130,8 @@ public final class CheckCommand implements Callable<Integer> {
             case JSON -> FindingsJson.render(findings);
             case JUNIT -> JUnitReport.render(name, findings);
         });
+        if (slurmHealthcheck) out.println(healthcheck().act(findings));
         out.flush();
-        return findings.stream().anyMatch(f -> f.severity() == Severity.FAIL) ? ExitCodes.FAIL_FINDING : ExitCodes.OK;
+        return ExitCodes.of(findings);
     }
 }

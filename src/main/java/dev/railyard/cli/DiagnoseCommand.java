@@ -1,11 +1,13 @@
 package dev.railyard.cli;
 
+import dev.railyard.platform.IoErrors;
 import dev.railyard.diagnose.Diagnoser;
 import dev.railyard.diagnose.DiagnoseTargets;
 import dev.railyard.diagnose.DiagnosisReport;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.RailyardException;
 import dev.railyard.report.Json;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -43,9 +45,8 @@ public final class DiagnoseCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE|-", description = "A file with the tool's output, or - for stdin.")
     String input;
 
-    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json",
-            description = "Output format (default: ${DEFAULT-VALUE}).")
-    OutputFormat format;
+    @Mixin
+    FormatOption output = new FormatOption();
 
     @Option(names = "--rate", paramLabel = "GBPS",
             description = "The port's link rate in Gb/s (40 for 40GbE / QDR, 100, 200, 400) to judge perftest "
@@ -82,9 +83,6 @@ public final class DiagnoseCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (format == OutputFormat.JUNIT) {
-            throw new RailyardException.Usage("--format junit is for check results", "use text or json");
-        }
         DiagnoseTargets targets = targets();
         PrintWriter out = spec.commandLine().getOut();
         DiagnosisReport report;
@@ -93,13 +91,13 @@ public final class DiagnoseCommand implements Callable<Integer> {
             report = Diagnoser.standard().diagnose(in.text(), targets);
             if (in.cut()) report = report.withIgnored("everything after the first " + (CAP >> 20) + " MB");
         } catch (RailyardException.Usage e) {
-            if (format != OutputFormat.JSON) throw e;
+            if (!output.json()) throw e;
             // scripts parse stdout: they get an object saying why, and the exit code says it was not judged
             out.print(Json.write(new DiagnoseJson.Unrecognised(false, e.getMessage(), e.hint())) + "\n");
             out.flush();
             return ExitCodes.USAGE;
         }
-        out.print(format == OutputFormat.JSON ? Json.write(DiagnoseJson.of(report)) + "\n"
+        out.print(output.json() ? Json.write(DiagnoseJson.of(report)) + "\n"
                 : DiagnoseText.render(report));
         out.flush();
         return report.failed() ? ExitCodes.FAIL_FINDING : ExitCodes.OK;
@@ -166,7 +164,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
             return new Input(new String(all, StandardCharsets.UTF_8), cut);
         } catch (IOException | RuntimeException e) {
             if (e instanceof RailyardException re) throw re;
-            throw new RailyardException.Usage("cannot read " + name + ": " + e,
+            throw new RailyardException.Usage("cannot read " + name + ": " + IoErrors.describe(e),
                     "give a readable file, or - to read stdin", e);
         }
     }

@@ -25,10 +25,25 @@ public final class GpuCollector {
 
     private final Supplier<NvmlLoad> nvml;
     private final boolean captured;
+    private final boolean keepOpen;
+    private NvmlLoad session;
 
-    private GpuCollector(Supplier<NvmlLoad> nvml, boolean captured) {
+    private GpuCollector(Supplier<NvmlLoad> nvml, boolean captured, boolean keepOpen) {
         this.nvml = nvml;
         this.captured = captured;
+        this.keepOpen = keepOpen;
+    }
+
+    private GpuCollector(Supplier<NvmlLoad> nvml, boolean captured) {
+        this(nvml, captured, false);
+    }
+
+    /**
+     * One NVML session kept open across collections, for the agent: nvmlInit takes hundreds of ms on a multi-GPU
+     * node, too much to pay every second. A library that could not be loaded is tried again on the next collection.
+     */
+    public static GpuCollector keepingOpen(Supplier<NvmlLoad> nvml) {
+        return new GpuCollector(nvml, false, true);
     }
 
     /** NVML on a live root; the saved nvidia-smi -q -x on a captured tree, whose GPUs the local library knows nothing of. */
@@ -45,16 +60,24 @@ public final class GpuCollector {
 
     public GpuInventory collect(HostRoot root, List<PciDevice> pci) {
         if (captured && root.exists(NvidiaSmiXml.CAPTURED_FILE)) return fromCapture(root, pci);
-        return switch (nvml.get()) {
+        NvmlLoad load = keepOpen ? session() : nvml.get();
+        return switch (load) {
             case NvmlLoad.Ready(FfmNvml lib) -> {
-                try (lib) {
+                try {
                     yield fromNvml(lib, pci);
+                } finally {
+                    if (!keepOpen) lib.close();
                 }
             }
             case NvmlLoad.Unavailable(String reason) ->
                     new GpuInventory(Reading.absent("NVML unavailable: " + reason), fromPci(pci, 0, Set.of(),
                             Reading.absent("NVML unavailable: " + reason)));
         };
+    }
+
+    private synchronized NvmlLoad session() {
+        if (!(session instanceof NvmlLoad.Ready)) session = nvml.get();
+        return session;
     }
 
     private static GpuInventory fromNvml(FfmNvml lib, List<PciDevice> pci) {
@@ -76,7 +99,7 @@ public final class GpuCollector {
      */
     private static GpuInventory fromCapture(HostRoot root, List<PciDevice> pci) {
         String file = NvidiaSmiXml.CAPTURED_FILE;
-        Reading<String> text = root.read(file);
+        Reading<String> text = root.readText(file, HostRoot.DOCUMENT_MAX_BYTES).map(String::strip);
         if (!(text instanceof Reading.Present<String>(String xml))) {
             return new GpuInventory(text.map(x -> null), fromPci(pci, 0, Set.of(), text));
         }
@@ -96,18 +119,29 @@ public final class GpuCollector {
 
     /**
      * NVIDIA display/3D functions not already listed, numbered after the listed GPUs in PCI address order, each
-     * reading but the PCIe link taking {@code why} (absent or failed, never present).
+     * reading but the PCIe link taking {@code why} (absent or failed, never present). Functions whose vendor or
+     * class could not be read but may be NVIDIA GPUs are listed too, all readings failed: a GPU must not vanish and
+     * let the next one take its number.
      */
     private static List<Gpu> fromPci(List<PciDevice> pci, int firstIndex, Set<String> listed, Reading<?> why) {
         List<Gpu> gpus = new ArrayList<>();
         for (PciDevice d : pci.stream().sorted(Comparator.comparing(PciDevice::address)).toList()) {
-            if (!d.isNvidiaGpu() || listed.contains(d.address())) continue;
+            if (!(d.isNvidiaGpu() || d.likelyNvidiaGpu()) || listed.contains(d.address())) continue;
+            Reading<?> reason = d.isNvidiaGpu() ? why : unidentified(d);
             gpus.add(new Gpu(firstIndex + gpus.size(), d.address(), Gpu.Source.PCI_SYSFS,
-                    missing(why), missing(why), missing(why), missing(why), missing(why), missing(why),
-                    missing(why), missing(why), missing(why), missing(why), missing(why), d.link(),
-                    missing(why), missing(why)));
+                    missing(reason), missing(reason), missing(reason), missing(reason), missing(reason),
+                    missing(reason), missing(reason), missing(reason), missing(reason), missing(reason),
+                    missing(reason), d.isNvidiaGpu() ? d.link() : missing(reason), missing(reason), missing(reason)));
         }
         return gpus;
+    }
+
+    /** A function whose vendor or class is garbage: listed in its place, every reading failed with why. */
+    private static Reading<?> unidentified(PciDevice d) {
+        String first = d.unreadableIds().getFirst();
+        int colon = first.indexOf(": ");
+        String path = colon > 0 ? first.substring(0, colon) : first;
+        return Reading.failed(path, "PCI identity unreadable, so this may be a GPU: " + String.join("; ", d.unreadableIds()));
     }
 
     private static <T> Reading<T> missing(Reading<?> why) {

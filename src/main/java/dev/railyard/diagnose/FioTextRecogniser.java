@@ -2,10 +2,10 @@ package dev.railyard.diagnose;
 
 import dev.railyard.bench.TextLines;
 import dev.railyard.bench.fio.FioGroup;
-import dev.railyard.bench.fio.FioJob;
+import dev.railyard.model.FioJob;
 import dev.railyard.bench.fio.FioTextParser;
 import dev.railyard.bench.fio.FioTextResult;
-import dev.railyard.bench.fio.StorageSeqVerdict;
+import dev.railyard.check.StorageSeqVerdict;
 import dev.railyard.model.Severity;
 
 import java.util.ArrayList;

@@ -4,6 +4,7 @@ import dev.railyard.bench.TextLines;
 import dev.railyard.bench.ibtools.IbvDevice;
 import dev.railyard.bench.ibtools.IbvDevinfoParser;
 import dev.railyard.bench.ibtools.IbvPort;
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
@@ -46,7 +47,7 @@ public record IbvDevinfoRecogniser() implements Recogniser {
                     // RoCE carries what the netdev MTU allows: 1024 means the interface is at 1500 (or less)
                     if (p.linkLayer().equalsIgnoreCase("Ethernet") && p.activeMtu() > 0 && p.activeMtu() <= 1024) {
                         int n = text.find(d.hcaId());
-                        out.add(Diagnosis.of("rdma.netdev.mtu", Severity.WARN, d.hcaId() + " port " + p.number(),
+                        out.add(Diagnosis.of(CheckId.RDMA_NETDEV_MTU.id(), Severity.WARN, d.hcaId() + " port " + p.number(),
                                 "RoCE active_mtu " + p.activeMtu() + ": the netdev MTU is 1500 or less, so RDMA "
                                         + "messages go out in 1 KiB packets",
                                 "raise the netdev MTU to 9000 on both ends and every switch port between them "
@@ -64,7 +65,7 @@ public record IbvDevinfoRecogniser() implements Recogniser {
             }
         }
         if (out.isEmpty()) {
-            out.add(Diagnosis.of("rdma.port.state", Severity.PASS, "ibv_devinfo", "all " + total + " ports PORT_ACTIVE", "", 0, "",
+            out.add(Diagnosis.of(CheckId.RDMA_PORT_STATE.id(), Severity.PASS, "ibv_devinfo", "all " + total + " ports PORT_ACTIVE", "", 0, "",
                     "ibv_devinfo"));
         }
         return out;

@@ -6,6 +6,7 @@ import dev.railyard.bench.iperf3.Iperf3JsonParser;
 import dev.railyard.bench.iperf3.Iperf3Result;
 import dev.railyard.bench.iperf3.Iperf3TextParser;
 import dev.railyard.bench.iperf3.Iperf3TextReport;
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
@@ -46,13 +47,13 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
         try {
             report = json ? plain(new Iperf3JsonParser().parse(text.joined())) : new Iperf3TextParser().read(text);
         } catch (ToolParseException e) {
-            return new ToolReading(List.of(Diagnosis.of("bench.iperf3", Severity.FAIL, "iperf3 run", e.reason(),
+            return new ToolReading(List.of(Diagnosis.of(CheckId.BENCH_IPERF3.id(), Severity.FAIL, "iperf3 run", e.reason(),
                     "check that the server (iperf3 -s -B ADDR) is running and reachable, then run again",
                     e.lineNumber(), e.line(), "iperf3")), Parsed.none());
         }
         Iperf3Result r = report.result();
         List<Diagnosis> out = new ArrayList<>();
-        out.add(Diagnosis.of("bench.iperf3", Severity.INFO, "iperf3 bandwidth", report.summary()
+        out.add(Diagnosis.of(CheckId.BENCH_IPERF3.id(), Severity.INFO, "iperf3 bandwidth", report.summary()
                 ? String.format(Locale.ROOT, "sent %s Gb/s, received %s Gb/s over %.1f s (%d stream%s, %s%s)",
                         gbps(r.sentGbps()), gbps(r.receivedGbps()), r.seconds(), r.streams(),
                         r.streams() == 1 ? "" : "s", r.protocol(), r.retransmits().orElse(0) > 0
@@ -65,7 +66,7 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
         stall(text, report).ifPresent(out::add);
         report.lossPercent().ifPresent(loss -> {
             if (loss < 1) return;
-            out.add(Diagnosis.of("bench.iperf3", loss >= 10 ? Severity.FAIL : Severity.WARN, "iperf3 UDP loss",
+            out.add(Diagnosis.of(CheckId.BENCH_IPERF3.id(), loss >= 10 ? Severity.FAIL : Severity.WARN, "iperf3 UDP loss",
                     String.format(Locale.ROOT, "%s%% of UDP datagrams lost (%d of %d)", pct(loss),
                             report.lostDatagrams(), report.totalDatagrams()),
                     "send at a rate the path carries (-b below the link rate), raise the receive buffer "
@@ -74,7 +75,7 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
         });
         if (r.retransmits().isPresent() && r.retransmits().getAsLong() > 0 && r.sentBytes() > 0
                 && r.retransmits().getAsLong() > 0.001 * r.sentBytes() / SEGMENT_BYTES) {
-            out.add(Diagnosis.of("bench.iperf3", Severity.WARN, "iperf3 retransmits",
+            out.add(Diagnosis.of(CheckId.BENCH_IPERF3.id(), Severity.WARN, "iperf3 retransmits",
                     r.retransmits().getAsLong() + " TCP retransmits (over 0.1 % of the segments sent): packets were "
                             + "lost on the path",
                     "check MTU end to end (ip link show | grep mtu) and the interface error counters (ip -s link)",
@@ -100,7 +101,7 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
                 .filter(i -> !i.omitted()).count();
         if (zero == 0) return java.util.Optional.empty();
         boolean none = zero >= all;
-        return java.util.Optional.of(Diagnosis.of("bench.iperf3", none ? Severity.FAIL : Severity.WARN,
+        return java.util.Optional.of(Diagnosis.of(CheckId.BENCH_IPERF3.id(), none ? Severity.FAIL : Severity.WARN,
                 "iperf3 intervals", zero + " of " + all + " intervals moved 0 bits/s: "
                         + (none ? "no data got through" : "the transfer stalled"),
                 "a stall with retransmits is loss on the path (MTU mismatch, a flapping link, a full queue): check "

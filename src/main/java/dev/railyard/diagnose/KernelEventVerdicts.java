@@ -1,6 +1,7 @@
 package dev.railyard.diagnose;
 
 import dev.railyard.bench.ibtools.KernelEvent;
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
@@ -50,7 +51,7 @@ final class KernelEventVerdicts {
         String times = g.count() > 1 ? " (" + g.count() + " lines)" : "";
         String dev = e.device().isEmpty() ? "" : e.device();
         return switch (e.kind()) {
-            case PCIE_LIMITED -> of("host.pcie.link", Severity.WARN, "PCIe " + dev,
+            case PCIE_LIMITED -> of(CheckId.HOST_PCIE_LINK.id(), Severity.WARN, "PCIe " + dev,
                     String.format(Locale.ROOT, "%.3f Gb/s available PCIe bandwidth: %s", e.value().orElse(0),
                             e.detail()),
                     "the device runs on fewer lanes or a slower generation than it can: reseat it or move it to a "
@@ -59,37 +60,37 @@ final class KernelEventVerdicts {
             case PROBE_FAILED -> {
                 String driver = e.detail().split(" ")[0];
                 boolean ours = OUR_DRIVERS.contains(driver);
-                yield of(driver.startsWith("nvidia") ? "gpu.driver" : "host.module.rdma",
+                yield of(driver.startsWith("nvidia") ? CheckId.GPU_DRIVER.id() : CheckId.HOST_MODULE_RDMA.id(),
                         ours ? Severity.FAIL : Severity.WARN, driver + " " + dev,
                         "the driver did not attach to the device: probe failed with " + e.detail() + times,
                         "read the lines above it (firmware version, handle_hca_cap, mlx5_load_one); match the driver "
                                 + "to the firmware (mlxfwmanager --query / modinfo " + driver + ") and reload it", e);
             }
-            case MEMORY_CORRECTED -> of("host.memory.ecc", Severity.WARN, "memory " + dev,
+            case MEMORY_CORRECTED -> of(CheckId.HOST_MEMORY_ECC.id(), Severity.WARN, "memory " + dev,
                     String.format(Locale.ROOT, "%.0f corrected memory errors reported%s: the ECC repaired them, but "
                             + "a DIMM is failing", g.total(), times),
                     "find the DIMM with 'ras-mc-ctl --error-count' or 'edac-util -v' and replace it if the count "
                             + "keeps rising", e);
-            case MEMORY_UNCORRECTED -> of("host.memory.ecc", Severity.FAIL, "memory " + dev,
+            case MEMORY_UNCORRECTED -> of(CheckId.HOST_MEMORY_ECC.id(), Severity.FAIL, "memory " + dev,
                     String.format(Locale.ROOT, "%.0f uncorrected memory errors%s: data was lost", g.total(), times),
                     "drain the node and replace the DIMM that 'ras-mc-ctl --errors' names", e);
-            case MACHINE_CHECK -> of("host.memory.ecc", Severity.WARN, "CPU/memory",
+            case MACHINE_CHECK -> of(CheckId.HOST_MEMORY_ECC.id(), Severity.WARN, "CPU/memory",
                     "machine check: " + e.detail() + times,
                     "read 'ras-mc-ctl --errors' or 'mcelog --client' for the bank and DIMM", e);
-            case PCIE_CORRECTED -> of("host.pcie.aer", Severity.WARN, "PCIe " + dev,
+            case PCIE_CORRECTED -> of(CheckId.HOST_PCIE_AER.id(), Severity.WARN, "PCIe " + dev,
                     "corrected PCIe errors (" + e.detail() + ")" + times + ": the link retried, so it is marginal",
                     "reseat the card and check its riser/cable; 'sudo lspci -vvv -s " + dev + "' shows the AER "
                             + "status; for a desktop port flooding the log, pcie_aspm=off is a workaround", e);
-            case PCIE_UNCORRECTED -> of("host.pcie.aer", Severity.FAIL, "PCIe " + dev,
+            case PCIE_UNCORRECTED -> of(CheckId.HOST_PCIE_AER.id(), Severity.FAIL, "PCIe " + dev,
                     "uncorrected PCIe error (" + e.detail() + ")" + times,
                     "drain the node; reseat or replace the device and check 'sudo lspci -vvv -s " + dev + "'", e);
-            case HARDWARE_ERROR_CORRECTED -> of("host.memory.ecc", Severity.WARN, "platform",
+            case HARDWARE_ERROR_CORRECTED -> of(CheckId.HOST_MEMORY_ECC.id(), Severity.WARN, "platform",
                     "firmware (APEI) reported a corrected hardware error" + times,
                     "read the [Hardware Error] lines after it for the section type; 'ras-mc-ctl --errors'", e);
-            case HARDWARE_ERROR_FATAL -> of("host.memory.ecc", Severity.FAIL, "platform",
+            case HARDWARE_ERROR_FATAL -> of(CheckId.HOST_MEMORY_ECC.id(), Severity.FAIL, "platform",
                     "firmware (APEI) reported a hardware error, " + e.detail() + times,
                     "drain the node; read the [Hardware Error] lines for the failing part", e);
-            case GPU_INIT_FAILED -> of("gpu.driver", Severity.FAIL, "GPU " + dev,
+            case GPU_INIT_FAILED -> of(CheckId.GPU_DRIVER.id(), Severity.FAIL, "GPU " + dev,
                     "the NVIDIA driver could not initialise the GPU: " + e.detail() + times,
                     "check the GPU's power cables and seating, that the driver supports this GPU "
                             + "(nvidia-smi, modinfo nvidia), and the log for Xid 79 / fallen off the bus", e);

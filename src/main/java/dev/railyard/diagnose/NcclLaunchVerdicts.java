@@ -1,9 +1,9 @@
 package dev.railyard.diagnose;
 
 import dev.railyard.bench.TextLines;
-import dev.railyard.bench.nccltests.NcclRankDevice;
-import dev.railyard.bench.nccltests.NcclTestsResult;
-import dev.railyard.bench.nccltests.NcclTestsRun;
+import dev.railyard.model.NcclRankDevice;
+import dev.railyard.model.NcclTestsResult;
+import dev.railyard.model.NcclTestsRun;
 import dev.railyard.check.BenchVerdicts;
 import dev.railyard.model.Severity;
 

@@ -1,9 +1,9 @@
 package dev.railyard.diagnose;
 
 import dev.railyard.bench.TextLines;
-import dev.railyard.bench.perftest.BwRow;
-import dev.railyard.bench.perftest.PerftestHeader;
-import dev.railyard.bench.perftest.PerftestResult;
+import dev.railyard.model.BwRow;
+import dev.railyard.model.PerftestHeader;
+import dev.railyard.model.PerftestResult;
 import dev.railyard.check.BenchVerdicts;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Severity;

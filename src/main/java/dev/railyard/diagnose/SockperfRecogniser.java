@@ -4,6 +4,7 @@ import dev.railyard.bench.TextLines;
 import dev.railyard.bench.ToolParseException;
 import dev.railyard.bench.sockperf.SockperfParser;
 import dev.railyard.bench.sockperf.SockperfResult;
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
@@ -43,26 +44,26 @@ public record SockperfRecogniser() implements Recogniser {
             result = new SockperfParser().parse(text.joined());
         } catch (ToolParseException e) {
             if (!e.reason().startsWith("sockperf reported")) return partial(text, e);
-            return new ToolReading(List.of(Diagnosis.of("bench.sockperf", Severity.FAIL, "sockperf run", e.reason(),
+            return new ToolReading(List.of(Diagnosis.of(CheckId.BENCH_SOCKPERF.id(), Severity.FAIL, "sockperf run", e.reason(),
                     "start the server first (sockperf server -i ADDR --tcp) and use the same --tcp/UDP mode on both",
                     e.lineNumber(), e.line(), "sockperf")), Parsed.none());
         }
         return switch (result) {
             case SockperfResult.PingPong p when p.observations().isPresent()
                     && p.observations().getAsLong() <= FEW_OBSERVATIONS -> new ToolReading(List.of(Diagnosis.of(
-                    "bench.sockperf", Severity.UNKNOWN, "sockperf latency", String.format(Locale.ROOT,
+                    CheckId.BENCH_SOCKPERF.id(), Severity.UNKNOWN, "sockperf latency", String.format(Locale.ROOT,
                             "only %d observation%s (%.3f µs): not a latency measurement",
                             p.observations().getAsLong(), p.observations().getAsLong() == 1 ? "" : "s", p.avgUs()),
                     "run long enough for thousands of observations (-t 10 or more; --pps=max), and check that the "
                             + "server answered: a valid duration of 0 s means the test ended as it began",
                     text.find("observations"), text.line(text.find("observations")), "sockperf")),
                     Parsed.of(p, latency(p)));
-            case SockperfResult.PingPong p -> new ToolReading(List.of(Diagnosis.of("bench.sockperf", Severity.INFO,
+            case SockperfResult.PingPong p -> new ToolReading(List.of(Diagnosis.of(CheckId.BENCH_SOCKPERF.id(), Severity.INFO,
                     "sockperf latency", String.format(Locale.ROOT, "average %.3f µs%s%s", p.avgUs(),
                             p.roundTrip() ? " round trip" : "", p.p99Us().isPresent()
                                     ? String.format(Locale.ROOT, ", p99 %.3f µs", p.p99Us().getAsDouble()) : ""),
                     "", 0, "", "sockperf")), Parsed.of(p, latency(p)));
-            case SockperfResult.Throughput t -> new ToolReading(List.of(Diagnosis.of("bench.sockperf", Severity.INFO,
+            case SockperfResult.Throughput t -> new ToolReading(List.of(Diagnosis.of(CheckId.BENCH_SOCKPERF.id(), Severity.INFO,
                     "sockperf throughput", String.format(Locale.ROOT, "%.3f Gb/s (%d msg/s)", t.gbps(),
                             t.messagesPerSecond()), "", 0, "", "sockperf")),
                     Parsed.of(t, List.of(new Measurement("throughput", t.gbps(), "Gb/s"),
@@ -87,7 +88,7 @@ public record SockperfRecogniser() implements Recogniser {
         String cause = numbers.isEmpty() ? e.reason()
                 : "percentiles only, no avg-lat/avg-rtt summary line in the paste: it cannot say whether they are "
                         + "one-way or round-trip";
-        return new ToolReading(List.of(Diagnosis.of("bench.sockperf", Severity.UNKNOWN, "sockperf latency", cause,
+        return new ToolReading(List.of(Diagnosis.of(CheckId.BENCH_SOCKPERF.id(), Severity.UNKNOWN, "sockperf latency", cause,
                 "paste the whole client output, from \"sockperf: == version\" to the last percentile",
                 first > 0 ? first : e.lineNumber(), first > 0 ? text.line(first) : e.line(), "sockperf")),
                 Parsed.none().withNumbers(numbers));

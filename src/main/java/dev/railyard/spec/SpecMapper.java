@@ -14,11 +14,12 @@ import java.util.regex.Pattern;
 /** Maps the composed document to a {@link ClusterSpec}: top level, nodes, GPUs and thresholds. */
 final class SpecMapper {
 
-    static final List<String> TOP_KEYS = List.of("cluster", "nodes", "gpus", "networks", "expect");
-    static final List<String> NODE_KEYS = List.of("name", "address", "bmc", "gpus");
+    static final List<String> TOP_KEYS = List.of("cluster", "nodes", "gpus", "networks", "expect", "slurm", "ssh_user");
+    static final List<String> NODE_KEYS = List.of("name", "address", "bmc", "gpus", "os_family", "disable_netdevs");
+    static final List<String> SLURM_KEYS = List.of("partition", "gres_type");
     static final List<String> GPU_KEYS = List.of("model", "per_node", "driver", "cuda");
     static final List<String> EXPECT_KEYS = List.of("rdma_bw_efficiency", "rdma_latency_us", "gpu_temp_warn_c",
-            "net_buffer_bytes", "nccl_busbw_gbytes_per_s", "storage_seq_mbps");
+            "net_buffer_bytes", "nccl_busbw_gbytes_per_s", "storage_seq_mbps", "tcp_gbps", "tcp_latency_us");
 
     /** A host name label sequence (RFC 1123); also used for node and cluster names. */
     static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
@@ -42,7 +43,9 @@ final class SpecMapper {
                 .map(n -> new NetworkMapper().map(n, nodes.keySet()))
                 .orElse(List.of());
         Expect expect = top.get("expect").map(this::expect).orElse(Expect.defaults());
-        return new ClusterSpec(cluster, source, List.copyOf(nodes.values()), gpus, networks, expect);
+        Optional<ClusterSpec.Slurm> slurm = top.get("slurm").map(SpecMapper::slurm);
+        Optional<String> sshUser = top.get("ssh_user").map(SpecMapper::name);
+        return new ClusterSpec(cluster, source, List.copyOf(nodes.values()), gpus, networks, expect, slurm, sshUser);
     }
 
     private Map<String, Node> nodes(SpecNode list) {
@@ -59,9 +62,21 @@ final class SpecMapper {
             }
             lines.put(name, nameNode.line());
             nodes.put(name, new Node(name, host(m.require("address")), m.get("bmc").map(SpecMapper::host),
-                    m.get("gpus").map(this::gpus)));
+                    m.get("gpus").map(this::gpus),
+                    m.get("os_family").map(n -> n.asEnum(ClusterSpec.OsFamily.class)).orElse(ClusterSpec.OsFamily.UBUNTU),
+                    m.get("disable_netdevs").map(SpecMapper::netdevs).orElse(List.of())));
         }
         return nodes;
+    }
+
+    private static List<String> netdevs(SpecNode list) {
+        return list.asList().stream().map(NetworkMapper::netdev).toList();
+    }
+
+    private static ClusterSpec.Slurm slurm(SpecNode node) {
+        SpecNode.SpecMap m = node.asMap(SLURM_KEYS);
+        return new ClusterSpec.Slurm(m.get("partition").map(SpecMapper::name).orElse(ClusterSpec.Slurm.DEFAULT_PARTITION),
+                m.get("gres_type").map(SpecMapper::name));
     }
 
     private Gpus gpus(SpecNode node) {
@@ -90,7 +105,9 @@ final class SpecMapper {
                     return v;
                 }).orElse(d.netBufferBytes()),
                 m.get("nccl_busbw_gbytes_per_s").map(SpecMapper::positive),
-                m.get("storage_seq_mbps").map(SpecMapper::positive));
+                m.get("storage_seq_mbps").map(SpecMapper::positive),
+                m.get("tcp_gbps").map(SpecMapper::positive),
+                m.get("tcp_latency_us").map(SpecMapper::positive));
     }
 
     static double positive(SpecNode n) {

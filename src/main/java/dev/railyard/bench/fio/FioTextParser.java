@@ -1,6 +1,8 @@
 package dev.railyard.bench.fio;
 
 import dev.railyard.bench.TextLines;
+import dev.railyard.model.FioDirection;
+import dev.railyard.model.FioJob;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,5 +1,7 @@
 package dev.railyard.bench.fio;
 
+import dev.railyard.model.FioJob;
+
 import java.util.List;
 
 /**

@@ -2,6 +2,7 @@ package dev.railyard.bench.fio;
 
 import dev.railyard.bench.TextLines;
 import dev.railyard.diagnose.RealSample;
+import dev.railyard.model.FioJob;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

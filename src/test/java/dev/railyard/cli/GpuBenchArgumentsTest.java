@@ -14,8 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * bench nccl's and bench gpu's arguments are judged before libcudart or libnccl is loaded: on this machine (no CUDA) a check that
- * came too late would answer exit 3 ("could not be loaded") instead of 2.
+ * bench nccl's and bench gpu's arguments are judged before libcudart or libnccl is loaded: on this machine (no
+ * CUDA) a check that came too late would answer exit 3 ("could not be loaded") instead of 2.
  */
 class GpuBenchArgumentsTest {
 

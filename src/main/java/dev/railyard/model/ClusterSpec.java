@@ -16,11 +16,19 @@ public record ClusterSpec(
         List<Node> nodes,
         Optional<Gpus> gpus,
         List<Network> networks,
-        Expect expect) {
+        Expect expect,
+        Optional<Slurm> slurm,
+        Optional<String> sshUser) {
 
     public ClusterSpec {
         nodes = List.copyOf(nodes);
         networks = List.copyOf(networks);
+    }
+
+    /** A spec without the bring-up keys that only {@code render} reads. */
+    public ClusterSpec(String cluster, String source, List<Node> nodes, Optional<Gpus> gpus, List<Network> networks,
+                       Expect expect) {
+        this(cluster, source, nodes, gpus, networks, expect, Optional.empty(), Optional.empty());
     }
 
     public Optional<Node> node(String name) {
@@ -44,8 +52,29 @@ public record ClusterSpec(
                 o.cuda().or(() -> gpus.flatMap(Gpus::cuda))));
     }
 
-    /** A machine: {@code address} is how to reach it (management IPv4 or a resolvable host name). */
-    public record Node(String name, String address, Optional<String> bmc, Optional<Gpus> gpus) {}
+    /**
+     * A machine: {@code address} is how to reach it (management IPv4 or a resolvable host name). {@code osFamily}
+     * decides how network files are rendered; {@code disableNetdevs} are NICs that must stay down (seed 002).
+     */
+    public record Node(String name, String address, Optional<String> bmc, Optional<Gpus> gpus, OsFamily osFamily,
+                       List<String> disableNetdevs) {
+
+        public Node {
+            disableNetdevs = List.copyOf(disableNetdevs);
+        }
+
+        public Node(String name, String address, Optional<String> bmc, Optional<Gpus> gpus) {
+            this(name, address, bmc, gpus, OsFamily.UBUNTU, List.of());
+        }
+    }
+
+    /** Ubuntu-family hosts get netplan; RHEL-family hosts get NetworkManager keyfiles. */
+    public enum OsFamily { UBUNTU, RHEL }
+
+    /** Slurm settings for the rendered node, partition and GRES lines; absent keys take the defaults. */
+    public record Slurm(String partition, Optional<String> gresType) {
+        public static final String DEFAULT_PARTITION = "gpu";
+    }
 
     /** Expected GPUs per node; driver and CUDA are optional pins. */
     public record Gpus(String model, int perNode, Optional<String> driver, Optional<String> cuda) {}
@@ -65,10 +94,17 @@ public record ClusterSpec(
             Optional<Integer> mtu,
             Optional<String> subnet,
             Optional<IpoibMode> ipoibMode,
-            Map<String, Binding> bind) {
+            Map<String, Binding> bind,
+            Optional<String> subnetManager) {
 
         public Network {
             bind = Collections.unmodifiableMap(new LinkedHashMap<>(bind));
+        }
+
+        public Network(String name, Role role, Optional<LinkLayer> linkLayer, Optional<Double> rateGbps,
+                       Optional<Integer> mtu, Optional<String> subnet, Optional<IpoibMode> ipoibMode,
+                       Map<String, Binding> bind) {
+            this(name, role, linkLayer, rateGbps, mtu, subnet, ipoibMode, bind, Optional.empty());
         }
     }
 

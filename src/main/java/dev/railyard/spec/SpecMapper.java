@@ -14,8 +14,9 @@ import java.util.regex.Pattern;
 /** Maps the composed document to a {@link ClusterSpec}: top level, nodes, GPUs and thresholds. */
 final class SpecMapper {
 
-    static final List<String> TOP_KEYS = List.of("cluster", "nodes", "gpus", "networks", "expect");
-    static final List<String> NODE_KEYS = List.of("name", "address", "bmc", "gpus");
+    static final List<String> TOP_KEYS = List.of("cluster", "nodes", "gpus", "networks", "expect", "slurm", "ssh_user");
+    static final List<String> NODE_KEYS = List.of("name", "address", "bmc", "gpus", "os_family", "disable_netdevs");
+    static final List<String> SLURM_KEYS = List.of("partition", "gres_type");
     static final List<String> GPU_KEYS = List.of("model", "per_node", "driver", "cuda");
     static final List<String> EXPECT_KEYS = List.of("rdma_bw_efficiency", "rdma_latency_us", "gpu_temp_warn_c",
             "net_buffer_bytes", "nccl_busbw_gbytes_per_s", "storage_seq_mbps", "tcp_gbps", "tcp_latency_us");
@@ -42,7 +43,9 @@ final class SpecMapper {
                 .map(n -> new NetworkMapper().map(n, nodes.keySet()))
                 .orElse(List.of());
         Expect expect = top.get("expect").map(this::expect).orElse(Expect.defaults());
-        return new ClusterSpec(cluster, source, List.copyOf(nodes.values()), gpus, networks, expect);
+        Optional<ClusterSpec.Slurm> slurm = top.get("slurm").map(SpecMapper::slurm);
+        Optional<String> sshUser = top.get("ssh_user").map(SpecMapper::name);
+        return new ClusterSpec(cluster, source, List.copyOf(nodes.values()), gpus, networks, expect, slurm, sshUser);
     }
 
     private Map<String, Node> nodes(SpecNode list) {
@@ -59,9 +62,21 @@ final class SpecMapper {
             }
             lines.put(name, nameNode.line());
             nodes.put(name, new Node(name, host(m.require("address")), m.get("bmc").map(SpecMapper::host),
-                    m.get("gpus").map(this::gpus)));
+                    m.get("gpus").map(this::gpus),
+                    m.get("os_family").map(n -> n.asEnum(ClusterSpec.OsFamily.class)).orElse(ClusterSpec.OsFamily.UBUNTU),
+                    m.get("disable_netdevs").map(SpecMapper::netdevs).orElse(List.of())));
         }
         return nodes;
+    }
+
+    private static List<String> netdevs(SpecNode list) {
+        return list.asList().stream().map(NetworkMapper::netdev).toList();
+    }
+
+    private static ClusterSpec.Slurm slurm(SpecNode node) {
+        SpecNode.SpecMap m = node.asMap(SLURM_KEYS);
+        return new ClusterSpec.Slurm(m.get("partition").map(SpecMapper::name).orElse(ClusterSpec.Slurm.DEFAULT_PARTITION),
+                m.get("gres_type").map(SpecMapper::name));
     }
 
     private Gpus gpus(SpecNode node) {

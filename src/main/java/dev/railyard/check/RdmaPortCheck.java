@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.RdmaPort;
 import dev.railyard.model.RdmaPort.PortState;
@@ -18,9 +19,9 @@ import java.util.stream.Collectors;
  */
 public final class RdmaPortCheck implements Check {
 
-    static final String STATE = "rdma.port.state";
-    static final String PHYS = "rdma.port.phys";
-    static final String SM = "rdma.ib.sm";
+    static final String STATE = CheckId.RDMA_PORT_STATE.id();
+    static final String PHYS = CheckId.RDMA_PORT_PHYS.id();
+    static final String SM = CheckId.RDMA_IB_SM.id();
     static final String OPENSM = Fix.lines(
             Fix.note("on one host of the fabric (or enable the managed switch's subnet manager instead):"),
             "(command -v apt-get >/dev/null && apt-get install -y opensm || dnf install -y opensm) && systemctl enable --now opensm");

@@ -35,6 +35,8 @@ public final class Main {
         m.put("agent", t -> new AgentCommand());
         m.put("status", t -> new StatusCommand());
         m.put("validate", t -> new ValidateCommand());
+        m.put("history", t -> new HistoryCommand());
+        m.put("compare", t -> new CompareCommand());
         m.put("completion", t -> new CompletionCommand());
         m.put("man", t -> new ManCommand());
         return Collections.unmodifiableMap(m);

@@ -64,6 +64,11 @@ public final class KernelLogFollower implements Collector<Reading<List<XidEvent>
         return Reading.of(List.copyOf(visible));
     }
 
+    /** Events and context lines kept (at most {@link #KEEP} + 3). */
+    synchronized int held() {
+        return events.size() + context.size();
+    }
+
     /** Hides every event seen so far; returns how many were visible. */
     public synchronized int clear() {
         int visible = (int) Math.min(events.size(), seen - clearedUpTo);

@@ -50,4 +50,9 @@ public final class ThermalDetector implements Detector {
         }
         return out;
     }
+
+    @Override
+    public int held() {
+        return hotSince.size();
+    }
 }

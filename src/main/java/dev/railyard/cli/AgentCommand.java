@@ -90,6 +90,12 @@ public final class AgentCommand implements Callable<Integer> {
             description = "A port that was ACTIVE and is down this long is unhealthy (default: ${DEFAULT-VALUE}).")
     Duration linkDrop;
 
+    @Option(names = "--reread", paramLabel = "DURATION", defaultValue = "1m", converter = DurationConverter.class,
+            description = "How often to re-read what rarely changes: PCI devices, host settings, RDMA device "
+                    + "attributes and GID tables (default: ${DEFAULT-VALUE}); port state, counters and GPU readings "
+                    + "are read every --interval.")
+    Duration reread;
+
     @Option(names = "--flap-window", paramLabel = "DURATION", defaultValue = "10m", converter = DurationConverter.class,
             description = "Window for counting carrier changes (default: ${DEFAULT-VALUE}).")
     Duration flapWindow;
@@ -144,7 +150,8 @@ public final class AgentCommand implements Callable<Integer> {
         GpuCollector gpus = nvmlOverride().map(p -> GpuCollector.keepingOpen(() -> FfmNvml.open(p)))
                 .orElseGet(() -> host.isLive() ? GpuCollector.keepingOpen(FfmNvml::open) : GpuCollector.forRoot(host));
         double warnC = cluster.map(c -> c.expect().gpuTempWarnC()).orElse(85.0);
-        return new Sampler(host, new InventoryCollector(gpus, kernelLog, clock), CheckRunner.nodeChecks(),
+        return new Sampler(host, new InventoryCollector(gpus, kernelLog, clock,
+                        (int) Math.max(1, reread.toMillis() / Math.max(1, interval.toMillis()))), CheckRunner.nodeChecks(),
                 List.of(new CounterRateDetector(errorsPerHour), new LinkDropDetector(linkDrop),
                         new LinkFlapDetector(flapWindow, flapChanges), new ThermalDetector(warnC, Duration.ofMinutes(1))),
                 cluster, name, clock);

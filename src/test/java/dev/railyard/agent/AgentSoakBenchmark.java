@@ -27,7 +27,7 @@ class AgentSoakBenchmark {
     @Test
     void aDayOfSamplesLeavesHeapAndRssWhereTheFirstHourLeftThem(@TempDir Path dir) throws Exception {
         Path lib = Files.createDirectories(dir.resolve("lib"));
-        try (FakeNvmlLibrary nvml = FakeNvmlLibrary.build(lib, "-DFAKE_NVML_EIGHT_GPUS")) {
+        try (FakeNvmlLibrary nvml = FakeNvmlLibrary.build(lib, "FAKE_NVML_EIGHT_GPUS")) {
             AgentTree tree = new AgentTree(Files.createDirectories(dir.resolve("root")));
             tree.rereadEvery = 6; // --reread 1m over --interval 10s
             Agent agent = tree.agent(Optional.empty(), Optional.of(nvml.path()), Duration.ofMinutes(5), Optional.empty());

@@ -33,7 +33,7 @@ public final class StatusCommand implements Callable<Integer> {
     Path specFile;
 
     @Option(names = "--port", paramLabel = "PORT", defaultValue = "" + AgentCommand.DEFAULT_PORT,
-            description = "The agents' HTTP port (default: ${DEFAULT-VALUE}).")
+            description = "The agents' HTTP port (default: the spec's agent.listen port, else ${DEFAULT-VALUE}).")
     int port;
 
     @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "3s", converter = DurationConverter.class,
@@ -52,7 +52,9 @@ public final class StatusCommand implements Callable<Integer> {
             throw new RailyardException.Usage("--spec " + specFile + " is not a file", "write one with: railyard init > cluster.yaml");
         }
         ClusterSpec cluster = new SpecReader().read(specFile);
-        ClusterStatus.Report report = ClusterStatus.poll(cluster, port, timeout);
+        int agentPort = spec.commandLine().getParseResult().hasMatchedOption("--port") ? port
+                : cluster.agent().map(ClusterSpec.Agent::port).orElse(port);
+        ClusterStatus.Report report = ClusterStatus.poll(cluster, agentPort, timeout);
         PrintWriter out = spec.commandLine().getOut();
         if (format.equals("json")) {
             out.println(Json.write(report));

@@ -70,7 +70,9 @@ final class AgentTree {
         GpuCollector gpus = nvml.map(p -> GpuCollector.keepingOpen(() -> FfmNvml.open(p))).orElse(GpuCollector.forRoot(host));
         return new Sampler(host, new InventoryCollector(gpus, kernelLog, clock, rereadEvery), CheckRunner.nodeChecks(),
                 List.of(new CounterRateDetector(10), new LinkDropDetector(Duration.ofSeconds(30)),
-                        new LinkFlapDetector(Duration.ofMinutes(10), 6), new ThermalDetector(85, Duration.ofMinutes(1))),
+                        new LinkFlapDetector(Duration.ofMinutes(10), 6),
+                        new KernelLinkEventDetector(kernelLog, Duration.ofMinutes(10), 6), new PcieReplayDetector(100),
+                        new ThermalDetector(85, Duration.ofMinutes(1))),
                 spec, "n1", clock);
     }
 

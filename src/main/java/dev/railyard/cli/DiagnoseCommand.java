@@ -83,8 +83,20 @@ public final class DiagnoseCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        DiagnosisReport report = Diagnoser.standard().diagnose(read(), targets());
+        DiagnoseTargets targets = targets();
         PrintWriter out = spec.commandLine().getOut();
+        DiagnosisReport report;
+        try {
+            Input in = read();
+            report = Diagnoser.standard().diagnose(in.text(), targets);
+            if (in.cut()) report = report.withIgnored("everything after the first " + (CAP >> 20) + " MB");
+        } catch (RailyardException.Usage e) {
+            if (!output.json()) throw e;
+            // scripts parse stdout: they get an object saying why, and the exit code says it was not judged
+            out.print(Json.write(new DiagnoseJson.Unrecognised(false, e.getMessage(), e.hint())) + "\n");
+            out.flush();
+            return ExitCodes.USAGE;
+        }
         out.print(output.json() ? Json.write(DiagnoseJson.of(report)) + "\n"
                 : DiagnoseText.render(report));
         out.flush();
@@ -113,13 +125,47 @@ public final class DiagnoseCommand implements Callable<Integer> {
         }
     }
 
-    private String read() {
-        try {
-            byte[] bytes = input.equals("-") ? stdin().readAllBytes() : Files.readAllBytes(Path.of(input));
-            return new String(bytes, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new RailyardException.Usage("cannot read " + (input.equals("-") ? "stdin" : input) + ": "
-                    + IoErrors.describe(e), "give a readable file, or - to read stdin", e);
+    /** The text read, and whether it stopped at the cap. */
+    record Input(String text, boolean cut) {}
+
+    /** Real tool output is kilobytes; a log of a busy week is megabytes. Beyond this, the rest is not read. */
+    static final int CAP = 64 << 20;
+
+    boolean stdinIsTerminal() {
+        java.io.Console c = System.console();
+        return c != null && c.isTerminal();
+    }
+
+    private Input read() {
+        boolean stdin = input.equals("-");
+        String name = stdin ? "stdin" : input;
+        if (stdin && stdinIsTerminal()) {
+            throw new RailyardException.Usage("stdin is a terminal, not a tool's output",
+                    "pipe the output in (ib_write_bw ... 2>&1 | railyard diagnose -) or give the file it was saved in");
+        }
+        try (InputStream in = stdin ? stdin() : Files.newInputStream(Path.of(input))) {
+            byte[] head = in.readNBytes(65_536);
+            for (byte b : head) {
+                if (b == 0) {
+                    throw new RailyardException.Usage("not text output: " + name + " contains NUL bytes",
+                            "give diagnose the text a tool printed (a log file, or the tool's output piped in)");
+                }
+            }
+            byte[] rest = in.readNBytes(CAP - head.length);
+            boolean cut = rest.length == CAP - head.length && in.read() != -1;
+            byte[] all = new byte[head.length + rest.length];
+            System.arraycopy(head, 0, all, 0, head.length);
+            System.arraycopy(rest, 0, all, head.length, rest.length);
+            if (all.length == 0 || new String(head, StandardCharsets.UTF_8).isBlank() && rest.length == 0) {
+                throw new RailyardException.Usage(name + " is empty", stdin
+                        ? "pipe the tool's output in: ib_write_bw ... 2>&1 | railyard diagnose -"
+                        : "give the file the tool's output was saved in");
+            }
+            return new Input(new String(all, StandardCharsets.UTF_8), cut);
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof RailyardException re) throw re;
+            throw new RailyardException.Usage("cannot read " + name + ": " + IoErrors.describe(e),
+                    "give a readable file, or - to read stdin", e);
         }
     }
 }

@@ -16,6 +16,9 @@ record DiagnoseJson(String tool, String toolLabel, Severity verdict, List<Entry>
     record Entry(String id, Severity severity, String subject, String observed, String expected,
                  String remediation, int lineNumber, String evidence, String source) {}
 
+    /** What --format json prints when the input could not be read or recognised: exit 2, and why. */
+    record Unrecognised(boolean recognised, String reason, String hint) {}
+
     static DiagnoseJson of(DiagnosisReport r) {
         return new DiagnoseJson(r.tool().name(), r.tool().label(), r.worst(),
                 r.diagnoses().stream().map(DiagnoseJson::entry).toList(), r.parsed());

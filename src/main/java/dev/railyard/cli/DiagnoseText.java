@@ -17,6 +17,9 @@ final class DiagnoseText {
 
     static String render(DiagnosisReport report) {
         StringBuilder sb = new StringBuilder("Recognised: ").append(report.tool().label()).append('\n');
+        if (!report.ignored().isEmpty()) {
+            sb.append("Ignored: ").append(String.join(", ", report.ignored())).append('\n');
+        }
         for (Diagnosis d : report.diagnoses()) {
             Finding f = d.finding();
             sb.append(String.format(Locale.ROOT, "%-7s %s %s%n", f.severity(), f.id(), f.subject()));

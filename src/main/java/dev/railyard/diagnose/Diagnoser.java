@@ -36,6 +36,7 @@ public final class Diagnoser {
                 new IbvDevinfoRecogniser(),
                 new ShowGidsRecogniser(),
                 new SockperfRecogniser(),
+                new FioTextRecogniser(),
                 new Iperf3Recogniser(false),
                 new KernelLogRecogniser(),
                 SignatureRecogniser.of(ToolKind.RPING, "\\brping\\b|RDMA_CM_EVENT_")), DiagnosisCatalog.standard());
@@ -46,10 +47,12 @@ public final class Diagnoser {
     }
 
     public DiagnosisReport diagnose(String input, DiagnoseTargets targets) {
-        TextLines text = TextLines.of(input);
-        List<Diagnosis> rules = catalog.match(text);
+        Paste paste = Paste.of(input);
+        TextLines text = paste.text();
+        List<Diagnosis> rules = catalog.match(text, paste.whole());
+        String ends = ends(paste.whole());
         for (Recogniser r : recognisers) {
-            if (!r.recognises(text)) continue;
+            if (!r.mayRecognise(ends) || !r.recognises(text)) continue;
             ToolReading own;
             try {
                 own = r.read(text, targets);
@@ -57,13 +60,31 @@ public final class Diagnoser {
                 own = new ToolReading(List.of(Diagnosis.of("diagnose.parse", Severity.UNKNOWN, r.tool().label(),
                         "could not parse: " + e.reason(), "check that the whole output was captured",
                         e.lineNumber(), e.line(), r.tool().label())), Parsed.none());
+            } catch (RuntimeException e) {
+                // a reader's bug must not cost the user the catalog's verdicts on the same paste
+                own = new ToolReading(List.of(Diagnosis.of("diagnose.parse", Severity.UNKNOWN, r.tool().label(),
+                        "the " + r.tool().label() + " reader failed on this input (" + e + "): a Railyard bug",
+                        "report it with the input attached; the rest of this report still stands", 0, "",
+                        r.tool().label())), Parsed.none());
             }
-            return new DiagnosisReport(r.tool(), merge(own.diagnoses(), rules, r.supersedes()), own.parsed());
+            return new DiagnosisReport(r.tool(), merge(own.diagnoses(), rules, r.supersedes()), own.parsed(),
+                    paste.removed());
         }
-        if (!rules.isEmpty()) return new DiagnosisReport(ToolKind.CATALOG_ONLY, rules, Parsed.none());
+        if (!rules.isEmpty()) {
+            return new DiagnosisReport(ToolKind.CATALOG_ONLY, rules, Parsed.none(), paste.removed());
+        }
         throw new RailyardException.Usage("input not recognised as the output of any supported tool",
                 "diagnose recognises: " + Arrays.stream(ToolKind.values()).filter(k -> k != ToolKind.CATALOG_ONLY)
                         .map(ToolKind::label).collect(Collectors.joining(", ")));
+    }
+
+    /** A tool's output shows what it is near its start or its end; a long log between them is not searched. */
+    static final int ENDS = 2 << 20;
+
+    /** The first and last {@link #ENDS} characters of a long text, where a tool's signature lines are. */
+    static String ends(String whole) {
+        if (whole.length() <= 2 * ENDS) return whole;
+        return whole.substring(0, ENDS) + "\n" + whole.substring(whole.length() - ENDS);
     }
 
     /**

@@ -18,9 +18,12 @@ public final class DiagnosisCatalog {
             "echo performance | sudo tee /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor";
 
     private final List<DiagnosisRule> rules;
+    private final List<LinePattern> patterns;
 
     public DiagnosisCatalog(List<DiagnosisRule> rules) {
         this.rules = List.copyOf(rules);
+        this.patterns = rules.stream()
+                .map(r -> new LinePattern(r.pattern(), LinePattern.needles(r.pattern().pattern()))).toList();
     }
 
     public static DiagnosisCatalog standard() {
@@ -51,7 +54,7 @@ public final class DiagnosisCatalog {
                         "NCCL cannot load libibverbs, so it cannot use IB/RoCE",
                         "install rdma-core / libibverbs1 (Debian) or rdma-core + libibverbs (RHEL)", "nccl-tests#291"),
                 DiagnosisRule.of("ib.no-subnet-manager",
-                        "State:\\s*Initializing|PORT_INIT", Severity.FAIL,
+                        "\\bState:\\s*Initializing\\b|\\bPORT_INIT\\b", Severity.FAIL,
                         "the InfiniBand port is stuck at INIT: no subnet manager is running on the fabric",
                         "run exactly one OpenSM: sudo dnf/apt install opensm && sudo systemctl enable --now opensm",
                         "seed 003"),
@@ -73,11 +76,19 @@ public final class DiagnosisCatalog {
     }
 
     public List<Diagnosis> match(TextLines text) {
+        return match(text, null);
+    }
+
+    /** As {@link #match(TextLines)}, skipping the rules whose literals {@code whole} (the text joined) lacks. */
+    public List<Diagnosis> match(TextLines text, String whole) {
         List<Diagnosis> found = new ArrayList<>();
-        for (DiagnosisRule rule : rules) {
+        for (int r = 0; r < rules.size(); r++) {
+            DiagnosisRule rule = rules.get(r);
+            LinePattern pattern = patterns.get(r);
+            if (whole != null && !pattern.mayOccurIn(whole)) continue;
             for (int i = 1; i <= text.lines().size(); i++) {
                 String line = text.line(i);
-                if (rule.pattern().matcher(line).find()) {
+                if (pattern.find(line)) {
                     found.add(Diagnosis.of(rule.id(), rule.severity(), "input", rule.cause(), rule.fix(), i, line,
                             rule.source()));
                     break;

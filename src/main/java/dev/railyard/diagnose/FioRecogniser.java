@@ -26,6 +26,11 @@ public record FioRecogniser() implements Recogniser {
     }
 
     @Override
+    public boolean mayRecognise(String whole) {
+        return whole.contains("\"fio version\"");
+    }
+
+    @Override
     public boolean recognises(TextLines text) {
         return text.find("\"fio version\"") > 0;
     }
@@ -50,7 +55,7 @@ public record FioRecogniser() implements Recogniser {
         return new ToolReading(out, Parsed.of(result, numbers));
     }
 
-    private static Finding sequential(FioJob job, DiagnoseTargets targets) {
+    static Finding sequential(FioJob job, DiagnoseTargets targets) {
         if (targets.storageSeqMiBps().isPresent()) {
             return new StorageSeqVerdict(targets.storageSeqMiBps().get()).judge("fio " + job.name(), job);
         }
@@ -60,14 +65,17 @@ public record FioRecogniser() implements Recogniser {
                 "no floor given", "pass --seq-mibps N to judge it (seed 001's NVMe drives gave about 2100 MiB/s)");
     }
 
-    private static void numbers(FioJob job, String side, FioDirection d, List<Measurement> out) {
+    static void numbers(FioJob job, String side, FioDirection d, List<Measurement> out) {
         if (!d.active()) return;
         out.add(new Measurement(job.name() + " " + side + " bandwidth", round(d.mebibytesPerSecond()), "MiB/s"));
         out.add(new Measurement(job.name() + " " + side + " IOPS", round(d.iops()), "IOPS"));
         d.clatP99Us().ifPresent(v -> out.add(new Measurement(job.name() + " " + side + " clat p99", round(v), "µs")));
     }
 
+    /** Two decimals, or four significant digits for numbers below 10 (0.0876 Gb/s stays 0.0876). */
     static double round(double v) {
-        return Math.round(v * 100) / 100.0;
+        if (v == 0 || !Double.isFinite(v)) return v;
+        double scale = Math.pow(10, Math.max(2, 3 - (int) Math.floor(Math.log10(Math.abs(v)))));
+        return Math.round(v * scale) / scale;
     }
 }

@@ -23,8 +23,13 @@ public record IbstatRecogniser() implements Recogniser {
     }
 
     @Override
+    public boolean mayRecognise(String whole) {
+        return whole.contains("CA '");
+    }
+
+    @Override
     public boolean recognises(TextLines text) {
-        return text.lines().stream().anyMatch(l -> CA.matcher(l).matches());
+        return text.lines().stream().anyMatch(l -> l.startsWith("CA '") && CA.matcher(l).matches());
     }
 
     @Override

@@ -19,6 +19,11 @@ public record IbvDevinfoRecogniser() implements Recogniser {
     }
 
     @Override
+    public boolean mayRecognise(String whole) {
+        return whole.contains("hca_id:");
+    }
+
+    @Override
     public boolean recognises(TextLines text) {
         return text.lines().stream().anyMatch(l -> l.startsWith("hca_id:"));
     }
@@ -38,7 +43,19 @@ public record IbvDevinfoRecogniser() implements Recogniser {
         for (IbvDevice d : devices) {
             for (IbvPort p : d.ports()) {
                 total++;
-                if (p.active()) continue;
+                if (p.active()) {
+                    // RoCE carries what the netdev MTU allows: 1024 means the interface is at 1500 (or less)
+                    if (p.linkLayer().equalsIgnoreCase("Ethernet") && p.activeMtu() > 0 && p.activeMtu() <= 1024) {
+                        int n = text.find(d.hcaId());
+                        out.add(Diagnosis.of(CheckId.RDMA_NETDEV_MTU.id(), Severity.WARN, d.hcaId() + " port " + p.number(),
+                                "RoCE active_mtu " + p.activeMtu() + ": the netdev MTU is 1500 or less, so RDMA "
+                                        + "messages go out in 1 KiB packets",
+                                "raise the netdev MTU to 9000 on both ends and every switch port between them "
+                                        + "(ip link set dev NETDEV mtu 9000; netplan/NetworkManager to keep it)",
+                                n, text.line(n), "issue 9"));
+                    }
+                    continue;
+                }
                 int n = text.find("hca_id:\t" + d.hcaId());
                 if (n == 0) n = text.find(d.hcaId());
                 String subject = d.hcaId() + " port " + p.number();

@@ -1,6 +1,7 @@
 package dev.railyard.diagnose;
 
 import dev.railyard.bench.TextLines;
+import dev.railyard.bench.ibtools.KernelEvent;
 import dev.railyard.bench.ibtools.KernelLog;
 import dev.railyard.bench.ibtools.KernelLogParser;
 import dev.railyard.bench.ibtools.LinkEvent;
@@ -14,12 +15,24 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * dmesg / journalctl -k: the last state each mlx5 link reached (INIT then ACTIVE is a normal bring-up, INIT alone
- * means no subnet manager) and one verdict per distinct Xid code and GPU.
+ * means no subnet manager), one verdict per distinct Xid code and GPU, and the hardware error reports of
+ * {@link KernelEventVerdicts}. A log with none of them is a PASS that says how many lines it covered.
  */
 public record KernelLogRecogniser() implements Recogniser {
+
+    /** dmesg "[    3.027370]", dmesg -T "[Mon Oct  3 13:52:42 2022]", dmesg --time-format=iso, journalctl/syslog. */
+    private static final Pattern STAMP = Pattern.compile("^\\s*\\[\\s*\\d{1,8}\\.\\d{3,9}]|^\\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \\d]\\d "
+            + "\\d\\d:\\d\\d:\\d\\d \\d{4}]|^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d[.,]\\d+[+\\-]\\d\\d:?\\d\\d |^\\S+ +[ \\d]\\d \\d\\d:\\d\\d:\\d\\d "
+            + "(?:\\S+ )?kernel: |^.{0,64}\\bkernel: |^kern +:\\w+ *: ");
+    /** Lines a kernel log has and tool output does not, enough to recognise a short grep of a log. */
+    private static final LinePattern SIGNATURE = LinePattern.compile("NVRM: |mlx5_core |mlx4_core |EDAC |pcieport |"
+            + "PCIe Bus Error|\\[Hardware Error]|available PCIe bandwidth|: probe of \\S+ failed with error");
+    /** Enough lines to tell a log by its stamps; a log does not change its format further down. */
+    private static final int SAMPLE = 2000;
 
     @Override
     public ToolKind tool() {
@@ -28,15 +41,35 @@ public record KernelLogRecogniser() implements Recogniser {
 
     @Override
     public boolean recognises(TextLines text) {
-        return text.find("NVRM: ") > 0 || text.find("mlx5_core ") > 0 || text.find("kernel: ") > 0;
+        int nonBlank = 0, stamped = 0;
+        for (String l : text.lines()) {
+            if (l.isBlank()) continue;
+            if (++nonBlank > SAMPLE) break;
+            if (SIGNATURE.find(l)) return true;
+            if (STAMP.matcher(l).find()) stamped++;
+        }
+        return stamped > 0 && stamped * 2 >= Math.min(nonBlank, SAMPLE);
     }
 
     @Override
     public ToolReading read(TextLines text, DiagnoseTargets targets) {
-        KernelLog log = new KernelLogParser().parse(text.joined());
-        return new ToolReading(diagnose(text, log), Parsed.of(log, List.of(
+        KernelLog log = new KernelLogParser().parse(text);
+        List<Measurement> numbers = new ArrayList<>(List.of(
+                new Measurement("lines read", log.lines(), "lines"),
                 new Measurement("Xid lines", log.xids().size(), "lines"),
-                new Measurement("link events", log.linkEvents().size(), "lines"))));
+                new Measurement("link events", log.linkEvents().size(), "lines")));
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (KernelEvent e : log.events()) {
+            if ((e.kind() == KernelEvent.Kind.PCIE_FULL || e.kind() == KernelEvent.Kind.PCIE_LIMITED)
+                    && seen.add(e.device())) {
+                e.value().ifPresent(v -> numbers.add(new Measurement("PCIe bandwidth available to " + e.device(), v,
+                        "Gb/s")));
+            }
+        }
+        double corrected = log.events().stream().filter(e -> e.kind() == KernelEvent.Kind.MEMORY_CORRECTED)
+                .mapToDouble(e -> e.value().orElse(0)).sum();
+        if (corrected > 0) numbers.add(new Measurement("corrected memory errors", corrected, "errors"));
+        return new ToolReading(diagnose(text, log), Parsed.of(log, numbers));
     }
 
     private static List<Diagnosis> diagnose(TextLines text, KernelLog log) {
@@ -69,9 +102,11 @@ public record KernelLogRecogniser() implements Recogniser {
             out.add(Diagnosis.of(CheckId.GPU_XID.id(), a.severity(), "GPU", a.name() + " (no Xid line printed)",
                     a.remediation(), lineOf(text, line), line, "Xid catalog"));
         }
+        out.addAll(KernelEventVerdicts.judge(log.events()));
         if (out.isEmpty()) {
             TreeSet<String> devices = new TreeSet<>(last.keySet());
-            out.add(Diagnosis.of(CheckId.GPU_XID.id(), Severity.PASS, "kernel log", "no Xid; links ended up: " + devices, "", 0, "",
+            out.add(Diagnosis.of(CheckId.GPU_XID.id(), Severity.PASS, "kernel log", "no GPU/NIC/PCIe/memory errors in "
+                    + log.lines() + " lines" + (devices.isEmpty() ? "" : "; links ended up: " + devices), "", 0, "",
                     "kernel log"));
         }
         return out;

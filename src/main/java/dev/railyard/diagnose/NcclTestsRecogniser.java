@@ -24,9 +24,12 @@ import java.util.stream.Collectors;
  */
 public record NcclTestsRecogniser() implements Recogniser {
 
-    private static final Pattern SIGNATURE =
-            Pattern.compile("# ?nThread|#\\s+size\\s+count\\s+type|NCCL INFO|NCCL WARN|Avg bus bandwidth|out-of-place|"
-                    + "NCCL version");
+    private static final LinePattern SIGNATURE =
+            LinePattern.compile("# ?nThread|#\\s+size\\s+count\\s+type|NCCL INFO|NCCL WARN|Avg bus bandwidth|out-of-place|"
+                    + "NCCL version|^\\s*nThread\\s+\\d+\\s+nGpus");
+    /** A result row pasted without its header (tried only on lines that start with a digit). */
+    private static final Pattern BARE_ROW = Pattern.compile("^\\s*\\d{1,18}\\s+\\d{1,18}\\s+(?:float|half|double|"
+            + "bfloat16|int8|uint8|int32|uint32|int64|uint64)\\s+(?:sum|prod|max|min|avg|none|\\d+\\.\\d+)\\s");
     private static final Pattern SOCKET = Pattern.compile("NET/Socket|Using network Socket");
     private static final Pattern NET_USING = Pattern.compile("NET/IB ?: ?Using|Using network IB");
     private static final Pattern NET_LINE = Pattern.compile("NET/IB");
@@ -40,8 +43,22 @@ public record NcclTestsRecogniser() implements Recogniser {
     }
 
     @Override
+    public boolean mayRecognise(String whole) {
+        return SIGNATURE.mayOccurIn(whole) || java.util.stream.Stream.of("float ", "half ", "double ", "int8 ", "int32 ",
+                "int64 ").anyMatch(whole::contains);
+    }
+
+    @Override
     public boolean recognises(TextLines text) {
-        return text.lines().stream().anyMatch(l -> SIGNATURE.matcher(l).find());
+        return text.lines().stream().anyMatch(l -> SIGNATURE.find(l) || (startsWithDigit(l) && BARE_ROW.matcher(l).find()));
+    }
+
+    private static boolean startsWithDigit(String l) {
+        for (int i = 0; i < l.length(); i++) {
+            char c = l.charAt(i);
+            if (c != ' ' && c != '\t') return c >= '0' && c <= '9';
+        }
+        return false;
     }
 
     /** The verdict on the transport already weighs whether sockets were expected; the bare rules cannot. */
@@ -60,9 +77,17 @@ public record NcclTestsRecogniser() implements Recogniser {
             String s = runs.size() == 1 ? "nccl-tests" : "nccl-tests run " + (i + 1);
             int rowLine = run.largest().map(row -> TableRows.lastLineWith(text, row.sizeBytes(), row.count()))
                     .orElse(0);
+            boolean othersHaveRows = runs.stream().anyMatch(o -> o != run && !o.rows().isEmpty());
+            if (run.rows().isEmpty() && othersHaveRows) {
+                out.add(Diagnosis.of(BenchVerdicts.NCCL_BUSBW, Severity.INFO, s, "no rows: the paste holds only "
+                        + "this run's header", "", 0, "", "nccl-tests"));
+                continue;
+            }
             out.add(at(text, BenchVerdicts.ncclRunBusbw(s, run, targets.ncclBusbwGBps()), rowLine));
             BenchVerdicts.ncclWrong(s, run).ifPresent(f -> out.add(at(text, f, wrongLine(text, run))));
+            NcclLaunchVerdicts.separateJobs(s, run, text).ifPresent(out::add);
         }
+        NcclLaunchVerdicts.skipped(r, text).ifPresent(out::add);
         Optional<Finding> socket = BenchVerdicts.ncclTransport("nccl-tests", r.net(), targets.fabricExpected());
         socket.ifPresent(f -> out.add(at(text, f, TableRows.firstLineMatching(text, SOCKET))));
         if (socket.isEmpty()) r.net().transport().ifPresent(t -> out.add(transport(text, r.net(), t)));

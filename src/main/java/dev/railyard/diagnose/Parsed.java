@@ -17,6 +17,10 @@ public record Parsed(List<Measurement> numbers, Optional<Record> result) {
         return new Parsed(List.of(), Optional.empty());
     }
 
+    public Parsed withNumbers(List<Measurement> more) {
+        return new Parsed(more, result);
+    }
+
     public static Parsed of(Record result, List<Measurement> numbers) {
         return new Parsed(numbers, Optional.of(result));
     }

@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  */
 public record PerftestRecogniser() implements Recogniser {
 
-    private static final Pattern SIGNATURE = Pattern.compile(
+    private static final LinePattern SIGNATURE = LinePattern.compile(
             "RDMA_(?:Write|Read) (?:Bidirectional )?(?:BW|Latency)|Send (?:Bidirectional )?(?:BW|Latency) Test|"
                     + "#bytes\\s+#iterations|ib_(?:write|read|send|atomic)_(?:bw|lat)|Port number \\d+ state is|"
                     + "Couldn't get context|Unable to find GID|Failed to get GID|Couldn't connect to \\S+:\\d+|"
@@ -38,13 +38,19 @@ public record PerftestRecogniser() implements Recogniser {
     }
 
     @Override
+    public boolean mayRecognise(String whole) {
+        return SIGNATURE.mayOccurIn(whole);
+    }
+
+    @Override
     public boolean recognises(TextLines text) {
-        return text.lines().stream().anyMatch(l -> SIGNATURE.matcher(l).find());
+        return text.lines().stream().anyMatch(l -> SIGNATURE.find(l));
     }
 
     @Override
     public ToolReading read(TextLines text, DiagnoseTargets targets) {
-        PerftestResult r = new PerftestParser().parse(text.joined());
+        PerftestPlausibility.Units units = PerftestPlausibility.units(new PerftestParser().parse(text.joined()), text);
+        PerftestResult r = units.result();
         String subject = r.header().flatMap(PerftestHeader::device).orElse("perftest");
         List<Diagnosis> out = new ArrayList<>();
         boolean specific = r.failures().stream().anyMatch(f -> f.kind() != PerftestFailure.Kind.RUN_FAILED);
@@ -57,6 +63,7 @@ public record PerftestRecogniser() implements Recogniser {
             out.add(Diagnosis.of(id, Severity.FAIL, subject, f.kind().meaning() + detail, f.fix(),
                     f.lineNumber(), f.line(), "perftest"));
         }
+        units.note().ifPresent(out::add);
         r.largestBandwidthRow().ifPresent(row -> out.add(evidence(text, bandwidth(subject, r, targets),
                 row.bytes(), row.iterations())));
         r.smallestLatencyRow().ifPresent(row -> out.add(evidence(text,
@@ -69,7 +76,11 @@ public record PerftestRecogniser() implements Recogniser {
     }
 
     private static Finding bandwidth(String subject, PerftestResult r, DiagnoseTargets targets) {
-        Optional<Double> rate = targets.linkGbps().or(() -> r.header().flatMap(PerftestRecogniser::statedRate));
+        Optional<Finding> small = PerftestPlausibility.tooSmallToJudge(subject, r);
+        if (small.isPresent()) return small.get();
+        boolean ib = PerftestPlausibility.infiniband(r);
+        Optional<Double> rate = targets.linkGbps().or(() -> r.header().flatMap(PerftestRecogniser::statedRate))
+                .map(g -> PerftestPlausibility.dataRate(g, ib));
         return rate.map(g -> BenchVerdicts.rdmaBandwidthTable(subject, r, g, targets.rdmaBwEfficiency()))
                 .orElseGet(() -> BenchVerdicts.rdmaBandwidthUnrated(subject, r, targets.rdmaBwEfficiency()));
     }

@@ -14,6 +14,14 @@ public interface Recogniser {
 
     boolean recognises(TextLines text);
 
+    /**
+     * False when {@code whole} (the paste's lines joined) lacks every literal this tool's output must contain, so
+     * a long log that is not this tool's costs one scan instead of a regex per line.
+     */
+    default boolean mayRecognise(String whole) {
+        return true;
+    }
+
     ToolReading read(TextLines text, DiagnoseTargets targets);
 
     /**

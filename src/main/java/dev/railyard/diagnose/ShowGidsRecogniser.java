@@ -21,8 +21,13 @@ public record ShowGidsRecogniser() implements Recogniser {
     }
 
     @Override
+    public boolean mayRecognise(String whole) {
+        return whole.contains("INDEX") && whole.contains("GID");
+    }
+
+    @Override
     public boolean recognises(TextLines text) {
-        return text.lines().stream().anyMatch(l -> l.matches("^\\s*DEV\\s+PORT\\s+INDEX\\s+GID.*"));
+        return text.lines().stream().anyMatch(l -> l.contains("DEV") && l.matches("^\\s*DEV\\s+PORT\\s+INDEX\\s+GID.*"));
     }
 
     @Override

@@ -16,6 +16,11 @@ public record SignatureRecogniser(ToolKind tool, Pattern signature) implements R
     }
 
     @Override
+    public boolean mayRecognise(String whole) {
+        return new LinePattern(signature, LinePattern.needles(signature.pattern())).mayOccurIn(whole);
+    }
+
+    @Override
     public boolean recognises(TextLines text) {
         return text.lines().stream().anyMatch(l -> signature.matcher(l).find());
     }

@@ -10,13 +10,26 @@ import dev.railyard.model.Severity;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** sockperf client output: the latency or throughput summary, or the error that stopped it. */
 public record SockperfRecogniser() implements Recogniser {
 
+    private static final Pattern PERCENTILE =
+            Pattern.compile("---> percentile\\s+(\\d{1,3}\\.\\d{1,6})\\s*=\\s*(\\d{1,12}(?:\\.\\d{1,9})?)");
+
+    /** A percentile of ten samples says nothing; below this many the run measured nothing worth a verdict. */
+    private static final long FEW_OBSERVATIONS = 10;
+
     @Override
     public ToolKind tool() {
         return ToolKind.SOCKPERF;
+    }
+
+    @Override
+    public boolean mayRecognise(String whole) {
+        return whole.contains("sockperf");
     }
 
     @Override
@@ -30,11 +43,21 @@ public record SockperfRecogniser() implements Recogniser {
         try {
             result = new SockperfParser().parse(text.joined());
         } catch (ToolParseException e) {
+            if (!e.reason().startsWith("sockperf reported")) return partial(text, e);
             return new ToolReading(List.of(Diagnosis.of(CheckId.BENCH_SOCKPERF.id(), Severity.FAIL, "sockperf run", e.reason(),
                     "start the server first (sockperf server -i ADDR --tcp) and use the same --tcp/UDP mode on both",
                     e.lineNumber(), e.line(), "sockperf")), Parsed.none());
         }
         return switch (result) {
+            case SockperfResult.PingPong p when p.observations().isPresent()
+                    && p.observations().getAsLong() <= FEW_OBSERVATIONS -> new ToolReading(List.of(Diagnosis.of(
+                    CheckId.BENCH_SOCKPERF.id(), Severity.UNKNOWN, "sockperf latency", String.format(Locale.ROOT,
+                            "only %d observation%s (%.3f µs): not a latency measurement",
+                            p.observations().getAsLong(), p.observations().getAsLong() == 1 ? "" : "s", p.avgUs()),
+                    "run long enough for thousands of observations (-t 10 or more; --pps=max), and check that the "
+                            + "server answered: a valid duration of 0 s means the test ended as it began",
+                    text.find("observations"), text.line(text.find("observations")), "sockperf")),
+                    Parsed.of(p, latency(p)));
             case SockperfResult.PingPong p -> new ToolReading(List.of(Diagnosis.of(CheckId.BENCH_SOCKPERF.id(), Severity.INFO,
                     "sockperf latency", String.format(Locale.ROOT, "average %.3f µs%s%s", p.avgUs(),
                             p.roundTrip() ? " round trip" : "", p.p99Us().isPresent()
@@ -46,6 +69,29 @@ public record SockperfRecogniser() implements Recogniser {
                     Parsed.of(t, List.of(new Measurement("throughput", t.gbps(), "Gb/s"),
                             new Measurement("messages", t.messagesPerSecond(), "msg/s"))));
         };
+    }
+
+    /**
+     * No summary line: a paste of part of the output (the percentile block alone) or a run that did not finish.
+     * Neither is a failure the paste proves, so the percentiles it holds are reported and the verdict is UNKNOWN.
+     */
+    private static ToolReading partial(TextLines text, ToolParseException e) {
+        List<Measurement> numbers = new ArrayList<>();
+        int first = 0;
+        for (int i = 1; i <= text.lines().size(); i++) {
+            Matcher m = PERCENTILE.matcher(text.line(i));
+            if (!m.find()) continue;
+            if (first == 0) first = i;
+            numbers.add(new Measurement("p" + m.group(1).replaceAll("0+$", "").replaceAll("\\.$", ""),
+                    Double.parseDouble(m.group(2)), "µs"));
+        }
+        String cause = numbers.isEmpty() ? e.reason()
+                : "percentiles only, no avg-lat/avg-rtt summary line in the paste: it cannot say whether they are "
+                        + "one-way or round-trip";
+        return new ToolReading(List.of(Diagnosis.of(CheckId.BENCH_SOCKPERF.id(), Severity.UNKNOWN, "sockperf latency", cause,
+                "paste the whole client output, from \"sockperf: == version\" to the last percentile",
+                first > 0 ? first : e.lineNumber(), first > 0 ? text.line(first) : e.line(), "sockperf")),
+                Parsed.none().withNumbers(numbers));
     }
 
     private static List<Measurement> latency(SockperfResult.PingPong p) {

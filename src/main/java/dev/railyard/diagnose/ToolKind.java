@@ -4,6 +4,7 @@ package dev.railyard.diagnose;
 public enum ToolKind {
     IPERF3_JSON("iperf3 --json"),
     FIO_JSON("fio --output-format=json"),
+    FIO_TEXT("fio (text)"),
     NCCL_TESTS("nccl-tests"),
     PERFTEST("perftest (ib_write_bw, ib_write_lat, ...)"),
     IBSTAT("ibstat"),

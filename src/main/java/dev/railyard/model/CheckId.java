@@ -50,7 +50,11 @@ public enum CheckId {
     BENCH_SOCKPERF("bench.sockperf", "a sockperf run failed, or what its output measured"),
     RDMA_NO_DEVICES("rdma.no-devices", "a tool found no RDMA device (driver not loaded)"),
     RDMA_RETRY_EXCEEDED("rdma.retry-exceeded",
-            "RDMA work completions failed with retry exceeded (wrong GID index, MTU, or a switch dropping RoCE)");
+            "RDMA work completions failed with retry exceeded (wrong GID index, MTU, or a switch dropping RoCE)"),
+    HOST_PCIE_LINK("host.pcie.link", "the kernel reports a device's PCIe link slower or narrower than it can run"),
+    HOST_PCIE_AER("host.pcie.aer", "the kernel logs PCIe AER errors (corrected: WARN, uncorrected: FAIL)"),
+    HOST_MEMORY_ECC("host.memory.ecc",
+            "the kernel logs EDAC, machine-check or APEI memory errors (corrected: WARN, uncorrected: FAIL)");
 
     private final String id;
     private final String firesWhen;

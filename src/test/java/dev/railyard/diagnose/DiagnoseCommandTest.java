@@ -65,4 +65,43 @@ class DiagnoseCommandTest {
         assertThat(unknown.code()).isEqualTo(2);
         assertThat(unknown.err()).contains("not recognised", "ibv_devinfo");
     }
+
+    @Test
+    void binaryInputIsRefusedWithoutEvidence(@TempDir Path dir) throws Exception {
+        // the JDK's own module image once gave a false FAIL: PORT_INIT inside TRANSPORT_INIT
+        Path modules = Path.of(System.getProperty("java.home"), "lib", "modules");
+        Run jdk = run(System.in, "diagnose", modules.toString());
+        assertThat(jdk.code()).isEqualTo(2);
+        assertThat(jdk.err()).contains("not text output");
+        assertThat(jdk.out()).isEmpty();
+        Run zeros = run(new ByteArrayInputStream(new byte[1 << 20]), "diagnose", "-");
+        assertThat(zeros.code()).isEqualTo(2);
+        assertThat(zeros.err()).contains("not text output: stdin contains NUL bytes");
+    }
+
+    @Test
+    void emptyStdinSaysSo() {
+        Run r = run(new ByteArrayInputStream(new byte[0]), "diagnose", "-");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("stdin is empty", "2>&1 | railyard diagnose -");
+    }
+
+    @Test
+    void jsonOnUnrecognisedInputIsStillAnObject() {
+        Run r = run(new ByteArrayInputStream("nothing to see here\n".getBytes()), "diagnose", "-", "--format",
+                "json");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.out().strip()).startsWith("{").endsWith("}")
+                .contains("\"recognised\" : false", "not recognised as the output of any supported tool");
+    }
+
+    @Test
+    void decorationsTakenAwayAreNamed() {
+        String pasted = "> **[  5]   0.00-10.00  sec  31.9 GBytes  27.4 Gbits/sec    0             sender**\n"
+                + "> [  5]   0.00-10.00  sec  31.9 GBytes  27.4 Gbits/sec                  receiver\n";
+        Run r = run(new ByteArrayInputStream(pasted.getBytes()), "diagnose", "-");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("Recognised: iperf3 (text)", "Ignored: markdown quote marks, markdown bold",
+                "sent 27.40 Gb/s");
+    }
 }

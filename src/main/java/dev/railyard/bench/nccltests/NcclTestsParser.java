@@ -18,9 +18,10 @@ import java.util.regex.Pattern;
 
 /**
  * Reads nccl-tests output (all_reduce_perf and friends), old layout (no root column, "error" instead of
- * "#wrong") and new, with Slurm "0: " or Open MPI "[1,0]<stdout>:" prefixes, and the NCCL INFO/WARN lines
- * mixed into it. Lines it does not know are skipped; a table row that does not read is a
- * {@link ToolParseException} naming the line.
+ * "#wrong") and new, with Slurm "0: " or Open MPI "[1,0]<stdout>:" prefixes, header lines that lost their "#"
+ * (some mpirun setups), tables pasted without their header, and the NCCL INFO/WARN lines mixed into it. Lines it
+ * does not know are skipped; a table row that does not read (a paste cut mid-row) is kept aside as a
+ * {@link NcclTestsResult.SkippedRow} naming the line, and the whole rows around it still count.
  */
 public final class NcclTestsParser {
 
@@ -33,18 +34,29 @@ public final class NcclTestsParser {
     private static final Pattern AVG = Pattern.compile("^#\\s*Avg bus bandwidth\\s*:\\s*(\\S+)");
     private static final Pattern VERSION = Pattern.compile("^NCCL version (\\S+)");
     private static final Pattern NUMBER = Pattern.compile("\\d+(\\.\\d+)?");
+    /** Header lines as some launchers print them, without the leading "#". */
+    private static final Pattern BARE_HEADER = Pattern.compile(
+            "^(?:nThread\\s+\\d|Rank\\s+\\d+\\s+(?:Group\\s+\\d+\\s+)?Pid\\s|size\\s+count\\s+type\\s|Out of bounds values"
+                    + "|Avg bus bandwidth)");
+    /** A result row pasted without its header: size, count, a data type, then numbers. */
+    private static final Pattern BARE_ROW = Pattern.compile(
+            "^\\d{1,18}\\s+\\d{1,18}\\s+(?:float|half|double|bfloat16|int8|uint8|int32|uint32|int64|uint64|int|char|uint|"
+                    + "fp8_e4m3|fp8_e5m2|f8e4m3|f8e5m2)\\s+\\S");
+    private static final java.util.Set<String> REDOPS = java.util.Set.of("sum", "prod", "max", "min", "avg",
+            "none", "premulsum", "mulsum");
 
     public NcclTestsResult parse(String text) {
         State st = new State();
         String[] lines = text.split("\\r?\\n", -1);
         for (int i = 0; i < lines.length; i++) st.line(lines[i], i + 1);
         st.closeRun();
-        return new NcclTestsResult(st.runs, st.version, st.info.result(), st.warns);
+        return new NcclTestsResult(st.runs, st.version, st.info.result(), st.warns, st.skipped);
     }
 
     private static final class State {
         final List<NcclTestsRun> runs = new ArrayList<>();
         final List<NcclTestsResult.Warn> warns = new ArrayList<>();
+        final List<NcclTestsResult.SkippedRow> skipped = new ArrayList<>();
         final NcclInfoLines info = new NcclInfoLines();
         Optional<String> version = Optional.empty();
 
@@ -79,7 +91,25 @@ public final class NcclTestsParser {
                 header(t, n, raw);
                 return;
             }
-            if (tableOpen && Character.isDigit(t.charAt(0))) rows.add(row(t, n, raw, hasRedop, hasRoot));
+            if (BARE_HEADER.matcher(t).find()) {
+                header("# " + t, n, raw);
+                return;
+            }
+            if (!tableOpen && BARE_ROW.matcher(t).find()) {
+                // a table pasted without its header: the row itself says which middle columns it has
+                String[] tok = t.split("\\s+");
+                tableOpen = true;
+                hasRedop = tok.length > 3 && REDOPS.contains(tok[3]);
+                hasRoot = hasRedop && tok.length > 4 && tok[4].matches("-?\\d{1,6}") && tok.length >= 13;
+            }
+            if (tableOpen && Character.isDigit(t.charAt(0))) {
+                try {
+                    rows.add(row(t, n, raw, hasRedop, hasRoot));
+                } catch (ToolParseException e) {
+                    skipped.add(new NcclTestsResult.SkippedRow(n, raw, e.reason(),
+                            rows.isEmpty() ? 0 : rows.getLast().sizeBytes()));
+                }
+            }
         }
 
         private boolean version(String t) {
@@ -156,7 +186,9 @@ public final class NcclTestsParser {
 
     private static NcclTestsRow.Measurement measurement(String[] tok, int at, int n, String raw) {
         String w = tok[at + 3];
-        OptionalLong wrong = w.equals("N/A") ? OptionalLong.empty() : OptionalLong.of(whole(w, n, raw));
+        // the old layout's "error" column is the largest deviation ("0e+00"), not a count of wrong values
+        OptionalLong wrong = w.equals("N/A") || w.matches("-?\\d(?:\\.\\d+)?e[+-]\\d{1,3}") ? OptionalLong.empty()
+                : OptionalLong.of(whole(w, n, raw));
         return new NcclTestsRow.Measurement(decimal(tok[at], n, raw), decimal(tok[at + 1], n, raw),
                 decimal(tok[at + 2], n, raw), wrong);
     }

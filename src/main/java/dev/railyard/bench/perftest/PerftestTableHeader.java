@@ -19,7 +19,8 @@ record PerftestTableHeader(Kind kind, List<String> columns, BwRow.BwUnit unit) {
 
     enum Kind { BANDWIDTH, LATENCY }
 
-    private static final Pattern LEAD = Pattern.compile("^#bytes\\s+#iterations\\s*(.*)$");
+    /** Some pastes lose the second "#" (a markdown renderer, or a retyped header): "#bytes iterations". */
+    private static final Pattern LEAD = Pattern.compile("^#bytes\\s+#?iterations\\s*(.*)$");
     private static final Pattern COLUMN = Pattern.compile("\\s*([^\\[\\]]+?)\\[([^\\[\\]]*)]");
 
     static boolean looksLikeOne(String trimmed) {

@@ -218,13 +218,16 @@ class NcclTestsParserTest {
     }
 
     @Test
-    void aCutRowNamesItsLine() {
+    void aCutRowNamesItsLineAndTheWholeRowsStillCount() {
         String out = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
-                + "0:           8             2     float     sum      -1    164.3    0.00\n";
-        assertThatThrownBy(() -> parser.parse(out)).isInstanceOfSatisfying(ToolParseException.class, e -> {
-            assertThat(e.tool()).isEqualTo("nccl-tests");
-            assertThat(e.lineNumber()).isEqualTo(2);
-            assertThat(e.reason()).isEqualTo("expected 13 columns, found 7");
+                + "0:         1024           256     float     sum      -1    10.00    0.10    0.19      0    10.00    0.10    0.19      0\n"
+                + "0:         2048           512     float     sum      -1    164.3    0.00\n";
+        NcclTestsResult r = parser.parse(out);
+        assertThat(r.runs().getFirst().rows()).extracting(NcclTestsRow::sizeBytes).containsExactly(1024L);
+        assertThat(r.skippedRows()).singleElement().satisfies(s -> {
+            assertThat(s.lineNumber()).isEqualTo(3);
+            assertThat(s.reason()).isEqualTo("expected 13 columns, found 7");
+            assertThat(s.afterSize()).isEqualTo(1024);
         });
     }
 }

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# diagnose's speed on large text, side by side with grep over the same files (docs/benchmarks.md).
+# Generates a 50 MB healthy dmesg-style log (654k lines) and 30 MB of text on one line, then times each three
+# times: wall and CPU seconds. Usage: scripts/diagnose-throughput.sh [workdir]
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+dir="${1:-$(mktemp -d)}"
+mkdir -p "$dir"
+awk -v target=52428800 'BEGIN {
+  n = split("mlx5_core 0000:3b:00.0: firmware version: 28.39.1002|pci 0000:3b:00.0: [15b3:1021] type 00 class 0x020000|EXT4-fs (nvme0n1p2): mounted filesystem with ordered data mode. Quota mode: none.|nvidia-nvswitch2: using MSI|audit: type=1400 audit(1700000000.123:42): apparmor=\"STATUS\" operation=\"profile_load\" name=\"snap.lxd\"|IPv6: ADDRCONF(NETDEV_CHANGE): ib0: link becomes ready|systemd-journald[512]: Received client request to flush runtime journal.|NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.54.15|usb 1-1: new high-speed USB device number 2 using xhci_hcd|mlx5_core 0000:3b:00.0: 252.048 Gb/s available PCIe bandwidth (16.0 GT/s PCIe x16 link)", msg, "|");
+  t = 0; bytes = 0; i = 0;
+  while (bytes < target) { t += 0.000137; line = sprintf("[%12.6f] %s", t, msg[(i % n) + 1]); print line; bytes += length(line) + 1; i++ }
+}' > "$dir/dmesg-50m.txt"
+head -c 23592960 /dev/urandom | base64 -w0 | head -c 31457280 > "$dir/one-line-30m.txt"
+pattern='NVRM: Xid|mlx5_core .*Link|fallen off the bus|EDAC .*(CE|UE)|PCIe Bus Error|RmInitAdapter|probe of .* failed'
+for f in dmesg-50m.txt one-line-30m.txt; do
+  size=$(stat -c %s "$dir/$f")
+  for run in 1 2 3; do
+    /usr/bin/time -f "$f $size B  grep -cE       %e s wall  %U+%S s cpu  %M KB" grep -cE "$pattern" "$dir/$f" >/dev/null || true
+    /usr/bin/time -f "$f $size B  railyard diagnose %e s wall  %U+%S s cpu  %M KB" "$here/railyard" diagnose "$dir/$f" >/dev/null || true
+  done
+done 2>&1 | grep -v '^railyard:\|^  hint:'

@@ -1,0 +1,97 @@
+package dev.railyard.diagnose;
+
+import dev.railyard.bench.TextLines;
+import dev.railyard.bench.fio.FioGroup;
+import dev.railyard.model.FioJob;
+import dev.railyard.bench.fio.FioTextParser;
+import dev.railyard.bench.fio.FioTextResult;
+import dev.railyard.check.StorageSeqVerdict;
+import dev.railyard.model.Severity;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * fio's text output, any version: the same verdicts as {@link FioRecogniser} per job, the "Run status group"
+ * bandwidth when only the summary was pasted, and a FAIL for a job that reported an error (a WARN for one killed
+ * by a signal: its numbers cover part of the run).
+ */
+public record FioTextRecogniser() implements Recogniser {
+
+    private static final LinePattern SIGNATURE = LinePattern.compile("Run status group \\d|\\(groupid=\\d+, jobs=\\d+\\)"
+            + "|READ: bw=|WRITE: bw=|TRIM: bw=|READ: io=|WRITE: io=|read\\s*: IOPS=|write\\s*: IOPS=|read\\s*: io="
+            + "|write\\s*: io=");
+
+    @Override
+    public ToolKind tool() {
+        return ToolKind.FIO_TEXT;
+    }
+
+    @Override
+    public boolean mayRecognise(String whole) {
+        return SIGNATURE.mayOccurIn(whole);
+    }
+
+    @Override
+    public boolean recognises(TextLines text) {
+        return text.lines().stream().anyMatch(l -> SIGNATURE.find(l));
+    }
+
+    @Override
+    public ToolReading read(TextLines text, DiagnoseTargets targets) {
+        FioTextResult r = new FioTextParser().parse(text);
+        List<Diagnosis> out = new ArrayList<>();
+        List<Measurement> numbers = new ArrayList<>();
+        for (FioTextResult.Failure f : r.failures()) {
+            out.add(Diagnosis.of(StorageSeqVerdict.ID, f.killed() ? Severity.WARN : Severity.FAIL, "fio",
+                    f.what() + (f.killed() ? ": the numbers cover only part of the run" : ""),
+                    f.killed() ? "look for the OOM killer in dmesg (memory use grows with iodepth and numjobs) or "
+                            + "whoever stopped fio" : "check the device and the job file (filename, direct=1 on a "
+                            + "file system that supports it, permissions)", f.lineNumber(), f.line(), "fio"));
+        }
+        for (FioJob job : r.jobs()) {
+            int n = Math.max(text.find(job.name() + ": (groupid="), 0);
+            FioRecogniser.numbers(job, "read", job.read(), numbers);
+            FioRecogniser.numbers(job, "write", job.write(), numbers);
+            boolean active = job.read().active() || job.write().active();
+            if (!active) continue;
+            if (!job.rw().contains("rand") && !job.rw().isEmpty() && !job.rw().equals("rw")) {
+                out.add(new Diagnosis(FioRecogniser.sequential(job, targets), n, text.line(n), "fio"));
+            } else {
+                out.add(Diagnosis.of(StorageSeqVerdict.ID, Severity.INFO, "fio " + job.name(),
+                        (job.rw().isEmpty() ? "pattern not in the paste" : job.rw() + " I/O") + ": "
+                                + rates(job) + ", not judged against the sequential bar", "", n, text.line(n),
+                        "fio"));
+            }
+        }
+        for (FioGroup g : r.groups()) {
+            String name = "group " + g.group() + " " + g.direction() + " bandwidth";
+            numbers.add(new Measurement(name, FioRecogniser.round(g.mebibytesPerSecond()), "MiB/s"));
+        }
+        if (r.jobs().stream().noneMatch(j -> j.read().active() || j.write().active()) && !r.groups().isEmpty()) {
+            FioGroup g = r.groups().getFirst();
+            int n = TableRows.firstLineMatching(text, Pattern.compile("^\\s*" + g.direction() + ": "));
+            out.add(Diagnosis.of(StorageSeqVerdict.ID, Severity.INFO, "fio group " + g.group(),
+                    String.format(Locale.ROOT, "%s %.1f MiB/s (the run status summary; the job lines, with the "
+                            + "pattern, were not in the paste)", g.direction(), g.mebibytesPerSecond()),
+                    "pass the whole output, job lines included, to judge it against --seq-mibps", n, text.line(n),
+                    "fio"));
+        }
+        if (out.isEmpty()) {
+            out.add(Diagnosis.of(StorageSeqVerdict.ID, Severity.UNKNOWN, "fio", "fio output without a job result "
+                    + "or a run status summary", "rerun and keep the whole output", 0, "", "fio"));
+        }
+        return new ToolReading(out, Parsed.of(r, numbers));
+    }
+
+    private static String rates(FioJob job) {
+        List<String> parts = new ArrayList<>();
+        if (job.read().active()) parts.add(String.format(Locale.ROOT, "read %.1f MiB/s, %.0f IOPS",
+                job.read().mebibytesPerSecond(), job.read().iops()));
+        if (job.write().active()) parts.add(String.format(Locale.ROOT, "write %.1f MiB/s, %.0f IOPS",
+                job.write().mebibytesPerSecond(), job.write().iops()));
+        return String.join("; ", parts);
+    }
+}

@@ -1,0 +1,141 @@
+package dev.railyard.diagnose;
+
+import dev.railyard.model.RailyardException;
+import dev.railyard.model.Severity;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Real pastes from public issue threads (test resources diagnose/corpus, each naming its source), each with the
+ * reading a person expects written in its header before diagnose ran on it: which tool, the key number (or "-" when
+ * the paste holds none), and the verdicts that are acceptable. "holdout" was written with "dev" and not tuned on
+ * (its first-run misses were seen once, in the baseline); "holdout2" was collected and written after the work on
+ * "dev" and run once. The goals of issue 9 are asserted on all of them together.
+ */
+class PasteCorpusTest {
+
+    private static final Pattern EXPECT =
+            Pattern.compile("^# expect: tool=(\\S+) key=(\\S+) verdict=(\\S+)\\s*$");
+
+    record Expectation(String name, String tool, String key, Set<Severity> verdicts, String text) {}
+
+    record Outcome(boolean recognised, boolean keyRight, boolean hasKey, boolean verdictOk, boolean falseFail,
+                   String detail) {}
+
+    static Expectation load(String resource) {
+        try (InputStream in = PasteCorpusTest.class.getResourceAsStream("/" + resource)) {
+            String all = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            String[] lines = all.split("\n", 3);
+            assertThat(lines[0]).as(resource).startsWith("# source: https://");
+            Matcher m = EXPECT.matcher(lines[1]);
+            assertThat(m.matches()).as(resource + " expect line").isTrue();
+            Set<Severity> verdicts = Arrays.stream(m.group(3).split("\\|")).map(Severity::valueOf)
+                    .collect(Collectors.toSet());
+            return new Expectation(resource, m.group(1), m.group(2), verdicts, lines[2]);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static Outcome judge(Expectation e) {
+        DiagnosisReport r;
+        try {
+            r = Diagnoser.standard().diagnose(e.text());
+        } catch (RailyardException.Usage u) {
+            return new Outcome(false, false, !e.key().equals("-"), false, false, "not recognised: " + u.getMessage());
+        } catch (RuntimeException crash) {
+            return new Outcome(false, false, !e.key().equals("-"), false, false, "crashed: " + crash);
+        }
+        boolean recognised = r.tool().name().equals(e.tool());
+        boolean hasKey = !e.key().equals("-");
+        boolean keyRight = hasKey && r.parsed().numbers().stream().anyMatch(m -> close(m.value(),
+                Double.parseDouble(e.key())));
+        Severity worst = r.worst();
+        boolean verdictOk = recognised && e.verdicts().contains(worst);
+        boolean falseFail = worst == Severity.FAIL && !e.verdicts().contains(Severity.FAIL);
+        return new Outcome(recognised, keyRight, hasKey, verdictOk, falseFail,
+                r.tool() + " " + worst + " " + r.parsed().numbers());
+    }
+
+    static boolean close(double got, double want) {
+        return Math.abs(got - want) <= Math.max(Math.abs(want) * 0.01, 1e-9);
+    }
+
+    record Rates(int n, int recognised, int keys, int keysRight, int verdicts, int falseFails, List<String> misses) {
+        double recognisedRate() {
+            return (double) recognised / n;
+        }
+
+        double keyRate() {
+            return keys == 0 ? 1 : (double) keysRight / keys;
+        }
+
+        double verdictRate() {
+            return (double) verdicts / n;
+        }
+
+        @Override
+        public String toString() {
+            return String.format(java.util.Locale.ROOT,
+                    "%d pastes: recognised %d (%.0f %%), key number %d of %d (%.0f %%), verdict %d (%.0f %%), "
+                            + "false FAIL %d", n, recognised, 100 * recognisedRate(), keysRight, keys,
+                    100 * keyRate(), verdicts, 100 * verdictRate(), falseFails);
+        }
+    }
+
+    static Rates rates(String folder) {
+        int n = 0, rec = 0, keys = 0, keysRight = 0, ok = 0, ff = 0;
+        List<String> misses = new ArrayList<>();
+        for (String resource : RealSample.all(folder)) {
+            Expectation e = load(resource);
+            Outcome o = judge(e);
+            n++;
+            if (o.recognised()) rec++;
+            if (o.hasKey()) keys++;
+            if (o.keyRight()) keysRight++;
+            if (o.verdictOk()) ok++;
+            if (o.falseFail()) ff++;
+            if (!o.recognised() || (o.hasKey() && !o.keyRight()) || !o.verdictOk() || o.falseFail()) {
+                misses.add(resource + " -> " + o.detail());
+            }
+        }
+        return new Rates(n, rec, keys, keysRight, ok, ff, misses);
+    }
+
+    static Rates sum(List<Rates> parts) {
+        return new Rates(parts.stream().mapToInt(Rates::n).sum(), parts.stream().mapToInt(Rates::recognised).sum(),
+                parts.stream().mapToInt(Rates::keys).sum(), parts.stream().mapToInt(Rates::keysRight).sum(),
+                parts.stream().mapToInt(Rates::verdicts).sum(), parts.stream().mapToInt(Rates::falseFails).sum(),
+                List.of());
+    }
+
+    @Test
+    void realPastesMeetTheGoalsOfIssue9() {
+        Rates dev = rates("diagnose/corpus/dev");
+        Rates holdout = rates("diagnose/corpus/holdout");
+        Rates holdout2 = rates("diagnose/corpus/holdout2");
+        System.out.println("corpus dev:      " + dev);
+        System.out.println("corpus holdout:  " + holdout);
+        System.out.println("corpus holdout2: " + holdout2);
+        for (Rates r : List.of(dev, holdout, holdout2)) r.misses().forEach(m -> System.out.println("  miss " + m));
+        Rates all = sum(List.of(dev, holdout, holdout2));
+        assertThat(all.n()).isGreaterThanOrEqualTo(40);
+        assertThat(all.recognisedRate()).as(all.toString()).isGreaterThanOrEqualTo(0.95);
+        assertThat(all.keyRate()).as(all.toString()).isGreaterThanOrEqualTo(0.90);
+        assertThat(all.verdictRate()).as(all.toString()).isGreaterThanOrEqualTo(0.90);
+        assertThat(all.falseFails()).as(all.toString()).isZero();
+    }
+}

@@ -1,0 +1,55 @@
+package dev.railyard.diagnose;
+
+import dev.railyard.model.RailyardException;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class PasteTest {
+
+    @Test
+    void markdownEntitiesAndBordersGoLineNumbersStay() {
+        Paste p = Paste.of("```\n> **[  4] 0.00-10.00 sec 1.24 GBytes 1.06 Gbits/sec 0.001 ms 135795/162217 (84&#37;)**\n"
+                + "│ iperf Done. │\n```\n");
+        assertThat(p.text().lines()).containsExactly("",
+                "[  4] 0.00-10.00 sec 1.24 GBytes 1.06 Gbits/sec 0.001 ms 135795/162217 (84%)", "iperf Done.", "");
+        assertThat(p.removed()).containsExactly("markdown code fences", "HTML entities", "markdown quote marks",
+                "markdown bold", "terminal borders");
+    }
+
+    @Test
+    void aPrefixIsStrippedOnlyWhenMostLinesCarryIt() {
+        Paste pdsh = Paste.of("node1: CA 'mlx5_0'\nnode1: \tCA type: MT4123\nnode1: \tPort 1:\n");
+        assertThat(pdsh.text().lines()).containsExactly("CA 'mlx5_0'", "\tCA type: MT4123", "\tPort 1:");
+        Paste one = Paste.of("Note: a line of prose\nsockperf: == version #3.8 ==\nsockperf: Test ended\n");
+        assertThat(one.text().lines().getFirst()).isEqualTo("Note: a line of prose");
+        assertThat(one.text().lines().get(1)).startsWith("sockperf: ");
+    }
+
+    @Test
+    void kernelStampsStayButOtherProgramsSyslogStampsGo() {
+        Paste kernel = Paste.of("May  7 06:45:12 errol kernel: [21584690.5] EDAC MC0: 4 CE error\n"
+                + "May  7 06:45:13 errol kernel: [21584691.7] EDAC MC0: 2 CE error\n");
+        assertThat(kernel.removed()).isEmpty();
+        Paste app = Paste.of("Jan  1 00:00:01 gpu1 nccl-run[42]: # nThread 1 nGpus 8\n"
+                + "Jan  1 00:00:01 gpu1 nccl-run[42]: #  Rank  0 Group  0 Pid 42 on gpu1 device  0 [0x16] H100\n");
+        assertThat(app.text().lines().getFirst()).isEqualTo("# nThread 1 nGpus 8");
+    }
+
+    @Test
+    void binaryIsRefused() {
+        assertThatThrownBy(() -> Paste.of("abc\u0000def")).isInstanceOf(RailyardException.Usage.class)
+                .hasMessageContaining("not text output");
+        assertThatThrownBy(() -> Paste.of("\u0001\u0002\u0003\u0004\u0005\u0006 text"))
+                .hasMessageContaining("not printable text");
+    }
+
+    @Test
+    void aLineLongerThanAnyToolWritesIsCut() {
+        Paste p = Paste.of("x".repeat(Paste.MAX_LINE + 10) + "\nnext\n");
+        assertThat(p.text().line(1)).hasSize(Paste.MAX_LINE);
+        assertThat(p.text().line(2)).isEqualTo("next");
+        assertThat(p.removed()).anySatisfy(r -> assertThat(r).contains("beyond"));
+    }
+}

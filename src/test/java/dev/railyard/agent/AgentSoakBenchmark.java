@@ -23,9 +23,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AgentSoakBenchmark {
 
     static final int DAY_OF_10S_STEPS = 8640;
+    static final int WARM_UP = 420;
 
     @Test
-    void aDayOfSamplesLeavesHeapAndRssWhereTheFirstHourLeftThem(@TempDir Path dir) throws Exception {
+    void aDayOfSamplesLeavesHeapWhereTheFirstHourLeftIt(@TempDir Path dir) throws Exception {
         Path lib = Files.createDirectories(dir.resolve("lib"));
         try (FakeNvmlLibrary nvml = FakeNvmlLibrary.build(lib, "FAKE_NVML_EIGHT_GPUS")) {
             AgentTree tree = new AgentTree(Files.createDirectories(dir.resolve("root")));
@@ -33,12 +34,13 @@ class AgentSoakBenchmark {
             Agent agent = tree.agent(Optional.empty(), Optional.of(nvml.path()), Duration.ofMinutes(5), Optional.empty());
             AgentSoak soak = new AgentSoak(tree, agent, Duration.ofSeconds(10));
 
-            soak.run(360, 60, 1, 360); // the first hour: JIT, class loading and every window filling
+            // the first 70 minutes: JIT, class loading and every ring filling (the counters' 400 points at 10 s)
+            soak.run(WARM_UP, 60, 1, 360);
             long heapStart = heapAfterGc();
             long rssStart = rssKb();
             int heldStart = agent.held();
             long t0 = System.nanoTime();
-            AgentState last = soak.run(DAY_OF_10S_STEPS - 360, 60, 1, 360);
+            AgentState last = soak.run(DAY_OF_10S_STEPS - WARM_UP, 60, 1, 360);
             double seconds = (System.nanoTime() - t0) / 1e9;
             long heapEnd = heapAfterGc();
             long rssEnd = rssKb();
@@ -46,12 +48,13 @@ class AgentSoakBenchmark {
 
             System.out.printf("soak: %d samples, 10 s steps (%.1f h simulated) in %.1f s wall, %.2f ms/sample%n",
                     last.sampleCount(), last.sampleCount() * 10 / 3600.0, seconds,
-                    seconds * 1000 / (DAY_OF_10S_STEPS - 360));
+                    seconds * 1000 / (DAY_OF_10S_STEPS - WARM_UP));
             System.out.printf("soak: heap after GC %d KB at 1 h, %d KB at 24 h; RSS %d KB at 1 h, %d KB at 24 h; "
                     + "entries held %d at 1 h, %d at 24 h%n", heapStart / 1024, heapEnd / 1024, rssStart, rssEnd,
                     heldStart, heldEnd);
             assertThat(last.sampleCount()).isEqualTo(DAY_OF_10S_STEPS);
-            assertThat(heldEnd).as("entries held").isLessThanOrEqualTo(heldStart);
+            // the Xid events (one every 10 min here) are the only store still filling: 137 more, below KEEP = 1000
+            assertThat(heldEnd).as("entries held").isLessThanOrEqualTo(heldStart + (DAY_OF_10S_STEPS - WARM_UP) / 60 + 1);
             // a leak of one small object per sample over 8280 samples would show as megabytes
             assertThat(heapEnd).as("heap after GC, bytes").isLessThan(heapStart + 2L * 1024 * 1024);
         }

@@ -1,5 +1,6 @@
 package dev.railyard.agent;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NodeInventory;
 import dev.railyard.model.RdmaPort;
@@ -21,7 +22,7 @@ import java.util.Set;
  */
 public final class CounterRateDetector implements Detector {
 
-    public static final String ID = "rdma.counters";
+    public static final String ID = CheckId.RDMA_COUNTERS.id();
     /** The window the per-hour rate is taken over. */
     public static final Duration HOUR_WINDOW = Duration.ofHours(1);
     static final List<String> ERRORS = List.of("symbol_error", "link_downed", "link_error_recovery",

@@ -1,5 +1,6 @@
 package dev.railyard.agent;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NodeInventory;
 import dev.railyard.model.RdmaPort;
@@ -22,7 +23,7 @@ import java.util.Set;
  */
 public final class LinkDropDetector implements Detector {
 
-    public static final String ID = "rdma.port.state";
+    public static final String ID = CheckId.RDMA_PORT_STATE.id();
     private static final int ACTIVE = 4;
 
     private final Duration dropWindow;

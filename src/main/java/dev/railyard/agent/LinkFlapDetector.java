@@ -1,5 +1,6 @@
 package dev.railyard.agent;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NetInterface;
 import dev.railyard.model.NodeInventory;
@@ -20,7 +21,7 @@ import java.util.Set;
  */
 public final class LinkFlapDetector implements Detector {
 
-    public static final String ID = "net.carrier";
+    public static final String ID = CheckId.NET_CARRIER.id();
 
     private final Duration window;
     private final int failChanges;

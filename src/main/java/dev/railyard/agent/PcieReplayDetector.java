@@ -1,5 +1,6 @@
 package dev.railyard.agent;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Gpu;
 import dev.railyard.model.NodeInventory;
@@ -20,7 +21,7 @@ import java.util.Map;
  */
 public final class PcieReplayDetector implements Detector {
 
-    public static final String ID = "gpu.pcie.link";
+    public static final String ID = CheckId.GPU_PCIE_LINK.id();
 
     private final long warnPerHour;
     private final Map<String, TimeSeries> series = new HashMap<>();

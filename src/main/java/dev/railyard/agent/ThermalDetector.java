@@ -1,5 +1,6 @@
 package dev.railyard.agent;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Gpu;
 import dev.railyard.model.NodeInventory;
@@ -19,7 +20,7 @@ import java.util.Map;
  */
 public final class ThermalDetector implements Detector {
 
-    public static final String ID = "gpu.temperature";
+    public static final String ID = CheckId.GPU_TEMPERATURE.id();
 
     private final double warnC;
     private final Duration window;

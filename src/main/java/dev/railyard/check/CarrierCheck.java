@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NetInterface;
 import dev.railyard.model.Reading;
@@ -14,7 +15,7 @@ import java.util.List;
  */
 public final class CarrierCheck implements Check {
 
-    static final String ID = "net.carrier";
+    static final String ID = CheckId.NET_CARRIER.id();
     static final long FLAP_THRESHOLD = 10;
 
     @Override

@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NodeFacts;
@@ -18,7 +19,7 @@ import java.util.Optional;
  */
 public final class ClusterMtuCheck implements ClusterCheck {
 
-    static final String ID = "cluster.mtu";
+    static final String ID = CheckId.CLUSTER_MTU.id();
 
     @Override
     public String id() {

@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NodeFacts;
 import dev.railyard.model.Reading;
@@ -20,7 +21,7 @@ import java.util.stream.Collectors;
  */
 public final class ClusterVersionsCheck implements ClusterCheck {
 
-    static final String ID = "cluster.versions";
+    static final String ID = CheckId.CLUSTER_VERSIONS.id();
 
     @Override
     public String id() {

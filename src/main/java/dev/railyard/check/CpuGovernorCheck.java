@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Reading;
 import dev.railyard.model.Severity;
@@ -15,7 +16,7 @@ import java.util.stream.Collectors;
  */
 public final class CpuGovernorCheck implements Check {
 
-    static final String ID = "host.cpu.governor";
+    static final String ID = CheckId.HOST_CPU_GOVERNOR.id();
     static final String FIX = "cpupower frequency-set -g performance   "
             + "(or: echo performance | sudo tee /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor)";
 

@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NetInterface;
@@ -18,8 +19,8 @@ import java.util.Optional;
  */
 public final class FabricNetdevCheck implements Check {
 
-    static final String MTU = "rdma.netdev.mtu";
-    static final String ADDRESS = "rdma.netdev.address";
+    static final String MTU = CheckId.RDMA_NETDEV_MTU.id();
+    static final String ADDRESS = CheckId.RDMA_NETDEV_ADDRESS.id();
     static final int JUMBO = 9000;
     static final int IPOIB_CONNECTED_MTU = 65520;
 

@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Gpu;
 import dev.railyard.model.Gpu.EccCounts;
@@ -13,7 +14,7 @@ import java.util.List;
 /** gpu.ecc.uncorrected: uncorrectable (DBE) ECC errors, and row-remap failure (FAIL) or pending remap (WARN). */
 public final class GpuEccCheck implements Check {
 
-    static final String ID = "gpu.ecc.uncorrected";
+    static final String ID = CheckId.GPU_ECC_UNCORRECTED.id();
 
     @Override
     public String id() {

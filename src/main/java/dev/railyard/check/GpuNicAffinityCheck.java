@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.PcieTopology;
@@ -20,7 +21,7 @@ import java.util.stream.Collectors;
  */
 public final class GpuNicAffinityCheck implements Check {
 
-    static final String ID = "topo.gpu-nic.affinity";
+    static final String ID = CheckId.TOPO_GPU_NIC_AFFINITY.id();
 
     @Override
     public String id() {

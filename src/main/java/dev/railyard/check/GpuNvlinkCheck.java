@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Gpu;
 import dev.railyard.model.Reading;
@@ -14,7 +15,7 @@ import java.util.List;
  */
 public final class GpuNvlinkCheck implements Check {
 
-    static final String ID = "gpu.nvlink";
+    static final String ID = CheckId.GPU_NVLINK.id();
 
     @Override
     public String id() {

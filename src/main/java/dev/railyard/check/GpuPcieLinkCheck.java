@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Gpu;
 import dev.railyard.model.PcieLink;
@@ -15,7 +16,7 @@ import java.util.List;
  */
 public final class GpuPcieLinkCheck implements Check {
 
-    static final String ID = "gpu.pcie.link";
+    static final String ID = CheckId.GPU_PCIE_LINK.id();
 
     @Override
     public String id() {

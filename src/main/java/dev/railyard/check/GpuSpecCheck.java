@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Gpu;
@@ -17,8 +18,8 @@ import java.util.Optional;
  */
 public final class GpuSpecCheck implements Check {
 
-    static final String COUNT = "gpu.count";
-    static final String DRIVER = "gpu.driver";
+    static final String COUNT = CheckId.GPU_COUNT.id();
+    static final String DRIVER = CheckId.GPU_DRIVER.id();
 
     @Override
     public String id() {

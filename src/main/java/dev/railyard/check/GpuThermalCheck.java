@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Gpu;
@@ -18,8 +19,8 @@ import java.util.stream.Collectors;
  */
 public final class GpuThermalCheck implements Check {
 
-    static final String TEMP = "gpu.temperature";
-    static final String THROTTLE = "gpu.throttle";
+    static final String TEMP = CheckId.GPU_TEMPERATURE.id();
+    static final String THROTTLE = CheckId.GPU_THROTTLE.id();
     private static final Set<ClockEvent> HARD =
             Set.of(ClockEvent.HW_SLOWDOWN, ClockEvent.HW_THERMAL_SLOWDOWN, ClockEvent.HW_POWER_BRAKE_SLOWDOWN);
     private static final String COOLING = "check airflow, fans and inlet temperature (nvidia-smi -q -d TEMPERATURE,PERFORMANCE); "

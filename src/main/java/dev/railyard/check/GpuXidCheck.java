@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Gpu;
 import dev.railyard.model.Reading;
@@ -14,7 +15,7 @@ import java.util.Map;
 /** gpu.xid: Xid errors in the kernel log, one finding per GPU and code, severity and action from {@link XidCatalog}. */
 public final class GpuXidCheck implements Check {
 
-    static final String ID = "gpu.xid";
+    static final String ID = CheckId.GPU_XID.id();
 
     @Override
     public String id() {

@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.HostInfo.MemlockLimit;
 import dev.railyard.model.Reading;
@@ -10,7 +11,7 @@ import java.util.List;
 /** host.memlock: RDMA pins memory; a finite RLIMIT_MEMLOCK makes ibv_reg_mr (and NCCL over IB/RoCE) fail (seed 002). */
 public final class HostMemlockCheck implements Check {
 
-    static final String ID = "host.memlock";
+    static final String ID = CheckId.HOST_MEMLOCK.id();
     static final String FIX = "echo -e \"* soft memlock unlimited\\n* hard memlock unlimited\" | sudo tee -a "
             + "/etc/security/limits.conf   (lines '* soft memlock unlimited' and '* hard memlock unlimited'; log in again)";
 

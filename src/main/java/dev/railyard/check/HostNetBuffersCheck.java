@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Reading;
@@ -11,7 +12,7 @@ import java.util.List;
 /** host.net.buffers: net.core.rmem_max / wmem_max at least 268435456 (seed 002), or the spec's expect value. */
 public final class HostNetBuffersCheck implements Check {
 
-    static final String ID = "host.net.buffers";
+    static final String ID = CheckId.HOST_NET_BUFFERS.id();
 
     @Override
     public String id() {

@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.PciDevice;
 import dev.railyard.model.RdmaDevice;
@@ -18,8 +19,8 @@ import java.util.stream.Collectors;
  */
 public final class KernelModuleCheck implements Check {
 
-    static final String RDMA = "host.module.rdma";
-    static final String PEERMEM = "host.module.peermem";
+    static final String RDMA = CheckId.HOST_MODULE_RDMA.id();
+    static final String PEERMEM = CheckId.HOST_MODULE_PEERMEM.id();
     static final String PEERMEM_FIX = "modprobe nvidia-peermem   and persist: echo nvidia-peermem | sudo tee "
             + "/etc/modules-load.d/nvidia-peermem.conf";
 

@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Severity;
 
@@ -15,7 +16,7 @@ import java.util.Optional;
  */
 public final class NcclSweepVerdict {
 
-    static final String ID = "bench.nccl.busbw";
+    static final String ID = CheckId.BENCH_NCCL_BUSBW.id();
 
     private NcclSweepVerdict() {
     }

@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Severity;
@@ -17,7 +18,7 @@ import java.util.Optional;
  */
 public final class NetworkSeparationCheck implements ClusterCheck {
 
-    static final String ID = "cluster.network.separation";
+    static final String ID = CheckId.CLUSTER_NETWORK_SEPARATION.id();
 
     @Override
     public String id() {

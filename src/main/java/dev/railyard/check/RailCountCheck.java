@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.RdmaPort;
@@ -13,7 +14,7 @@ import java.util.List;
  */
 public final class RailCountCheck implements Check {
 
-    static final String ID = "topo.rail";
+    static final String ID = CheckId.TOPO_RAIL.id();
 
     @Override
     public String id() {

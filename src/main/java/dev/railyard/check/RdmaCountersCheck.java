@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.RdmaPort;
 import dev.railyard.model.Reading;
@@ -16,7 +17,7 @@ import java.util.List;
  */
 public final class RdmaCountersCheck implements Check {
 
-    static final String ID = "rdma.counters";
+    static final String ID = CheckId.RDMA_COUNTERS.id();
     static final List<String> ERRORS = List.of("symbol_error", "link_downed", "link_error_recovery",
             "port_rcv_errors", "port_rcv_remote_physical_errors", "port_xmit_discards", "local_link_integrity_errors",
             "excessive_buffer_overrun_errors", "port_rcv_constraint_errors", "port_xmit_constraint_errors");

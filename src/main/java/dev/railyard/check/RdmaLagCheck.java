@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NetInterface;
 import dev.railyard.model.Reading;
@@ -14,7 +15,7 @@ import java.util.List;
  */
 public final class RdmaLagCheck implements Check {
 
-    static final String ID = "rdma.lag";
+    static final String ID = CheckId.RDMA_LAG.id();
     static final String FIX = "use the ports as separate rails (one subnet each, NCCL_IB_HCA listing both) instead of a "
             + "bond; remove the bond from netplan and re-apply";
 

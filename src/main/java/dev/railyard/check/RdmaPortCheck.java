@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.RdmaPort;
 import dev.railyard.model.RdmaPort.PortState;
@@ -16,9 +17,9 @@ import java.util.List;
  */
 public final class RdmaPortCheck implements Check {
 
-    static final String STATE = "rdma.port.state";
-    static final String PHYS = "rdma.port.phys";
-    static final String SM = "rdma.ib.sm";
+    static final String STATE = CheckId.RDMA_PORT_STATE.id();
+    static final String PHYS = CheckId.RDMA_PORT_PHYS.id();
+    static final String SM = CheckId.RDMA_IB_SM.id();
     static final String OPENSM = "start a subnet manager on one host of the fabric: systemctl enable --now opensm "
             + "(dnf/apt install opensm), or enable the switch's SM";
     static final int ACTIVE = 4;

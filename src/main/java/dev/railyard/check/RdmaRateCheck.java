@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.RdmaPort;
 import dev.railyard.model.RdmaPort.LinkRate;
@@ -18,7 +19,7 @@ import java.util.Optional;
  */
 public final class RdmaRateCheck implements Check {
 
-    static final String ID = "rdma.port.rate";
+    static final String ID = CheckId.RDMA_PORT_RATE.id();
     static final String CABLE = "replace the QSFP+ cable/DAC with a known-good one (seed 000: a bad cable negotiated 10G "
             + "on a 40G link), then check: cat /sys/class/infiniband/%s/ports/%d/rate";
 

@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NetInterface;
 import dev.railyard.model.RdmaPort;
@@ -20,7 +21,7 @@ import java.util.Optional;
  */
 public final class RoceGidCheck implements Check {
 
-    static final String ID = "rdma.roce.gid";
+    static final String ID = CheckId.RDMA_ROCE_GID.id();
 
     @Override
     public String id() {

@@ -58,6 +58,12 @@ public final class BenchGpuCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        // the arguments first: a typo is answered without loading CUDA or touching a GPU
+        if (size < 1) throw new RailyardException.Usage("--size must be at least 1 byte", "e.g. --size 256M");
+        if (iters < 1) throw new RailyardException.Usage("--iters must be at least 1", "e.g. --iters 20");
+        if (devices != null && devices.stream().anyMatch(d -> d < 0)) {
+            throw new RailyardException.Usage("--devices " + devices + ": CUDA devices count from 0", "e.g. --devices 0,1");
+        }
         FfmCuda cuda = CudaLibraries.cudart();
         int count = cuda.deviceCount();
         int[] chosen = devices == null ? IntStream.range(0, count).toArray()

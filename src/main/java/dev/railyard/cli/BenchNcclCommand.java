@@ -1,24 +1,24 @@
 package dev.railyard.cli;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.railyard.bench.nccl.Collective;
 import dev.railyard.bench.nccl.DataType;
 import dev.railyard.bench.nccl.NcclBenchConfig;
-import dev.railyard.model.NcclBenchResult;
 import dev.railyard.bench.nccl.NcclBenchmark;
 import dev.railyard.bench.nccl.NcclSession;
-import dev.railyard.model.NcclSizeResult;
 import dev.railyard.bench.nccl.NcclTable;
 import dev.railyard.bench.nccl.RankGroup;
 import dev.railyard.bench.nccl.TcpRendezvous;
-import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.railyard.check.NcclBenchVerdict;
 import dev.railyard.model.Finding;
+import dev.railyard.model.NcclBenchResult;
+import dev.railyard.model.NcclSizeResult;
 import dev.railyard.model.RailyardException;
-import dev.railyard.report.VerdictText;
 import dev.railyard.nativelib.FfmNccl;
 import dev.railyard.report.Json;
-import picocli.CommandLine.Mixin;
+import dev.railyard.report.VerdictText;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -29,10 +29,10 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 
 @Command(name = "nccl",

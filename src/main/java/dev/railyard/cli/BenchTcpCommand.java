@@ -1,29 +1,29 @@
 package dev.railyard.cli;
 
-import dev.railyard.platform.IoErrors;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.railyard.bench.tcp.BandwidthClient;
 import dev.railyard.bench.tcp.ClientSettings;
 import dev.railyard.bench.tcp.LatencyClient;
 import dev.railyard.bench.tcp.StopSignal;
 import dev.railyard.bench.tcp.TcpBenchServer;
 import dev.railyard.bench.tcp.TcpMode;
-import dev.railyard.model.TcpResult;
 import dev.railyard.bench.tcp.TcpResultText;
 import dev.railyard.bench.tcp.Units;
-import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.railyard.check.TcpBenchVerdict;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.RailyardException;
-import dev.railyard.report.VerdictText;
+import dev.railyard.model.TcpResult;
+import dev.railyard.platform.IoErrors;
 import dev.railyard.report.Json;
-import picocli.CommandLine;
+import dev.railyard.report.VerdictText;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -31,6 +31,8 @@ public final class Main {
         m.put("agent", AgentCommand::new);
         m.put("status", StatusCommand::new);
         m.put("validate", ValidateCommand::new);
+        m.put("history", HistoryCommand::new);
+        m.put("compare", CompareCommand::new);
         return Collections.unmodifiableMap(m);
     }
 

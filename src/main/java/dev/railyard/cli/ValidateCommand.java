@@ -17,6 +17,7 @@ import dev.railyard.report.Json;
 import dev.railyard.report.ValidationReportFiles;
 import dev.railyard.spec.SpecHandoff;
 import dev.railyard.spec.SpecReader;
+import dev.railyard.report.ValidationJson;
 import dev.railyard.store.History;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -179,7 +180,7 @@ public final class ValidateCommand implements Callable<Integer> {
 
     private void print(PrintWriter stdout, PrintWriter err, ValidationReport report, List<Path> files, Path dir) {
         if (format == Format.JSON) {
-            stdout.println(Json.write(report));
+            stdout.println(ValidationJson.render(report));
             stdout.flush();
             err.println("railyard: report in " + dir.toAbsolutePath());
             err.flush();
@@ -271,9 +272,7 @@ public final class ValidateCommand implements Callable<Integer> {
     }
 
     static Path defaultDb() {
-        String xdg = System.getenv("XDG_DATA_HOME");
-        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".local", "share");
-        return base.resolve("railyard").resolve("history.db");
+        return History.defaultPath();
     }
 
     private List<String> commandLine() {

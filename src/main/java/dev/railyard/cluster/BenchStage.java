@@ -2,6 +2,7 @@ package dev.railyard.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.railyard.check.NcclSweepVerdict;
+import dev.railyard.model.CheckId;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Reading;
@@ -75,7 +76,7 @@ final class BenchStage {
                 progress.phase("bench storage on " + n.outcome().node());
                 StepResult r = step(node(n), List.of("bench", "storage", "--format", "json"));
                 progress.stepDone(n.outcome().node() + ": bench storage");
-                out.findings().addAll(stepFindings(n.outcome().node(), "bench storage", "bench.storage.seq", r));
+                out.findings().addAll(stepFindings(n.outcome().node(), "bench storage", CheckId.BENCH_STORAGE_SEQ.id(), r));
             }
         }
     }
@@ -110,9 +111,9 @@ final class BenchStage {
         List<NodeStage.NodeResult> withGpus = done.stream().filter(n -> n.gpuCount() > 0).toList();
         if (withGpus.isEmpty()) {
             NodeStage.NodeResult any = done.isEmpty() ? null : done.getFirst();
-            out.findings().add(any == null ? Finding.of("bench.nccl.busbw", Severity.UNKNOWN, spec.cluster(),
+            out.findings().add(any == null ? Finding.of(CheckId.BENCH_NCCL_BUSBW.id(), Severity.UNKNOWN, spec.cluster(),
                     "no node completed its checks", "all_reduce across all GPUs", "")
-                    : noGpu(any, "bench.nccl.busbw", "NCCL all_reduce"));
+                    : noGpu(any, CheckId.BENCH_NCCL_BUSBW.id(), "NCCL all_reduce"));
             return;
         }
         String maxBytes = settings.full() ? "1G" : "128M";
@@ -127,7 +128,7 @@ final class BenchStage {
         } else {
             if (ranks > slots.max()) {
                 progress.stepDone("NCCL skipped");
-                out.findings().add(Finding.of("bench.nccl.busbw", Severity.UNKNOWN, subject, "needs " + ranks
+                out.findings().add(Finding.of(CheckId.BENCH_NCCL_BUSBW.id(), Severity.UNKNOWN, subject, "needs " + ranks
                         + " ranks at once, --max-parallel is " + slots.max(), "all_reduce across all GPUs",
                         "run again with --max-parallel " + ranks));
                 return;
@@ -136,13 +137,13 @@ final class BenchStage {
         }
         progress.stepDone("NCCL all_reduce");
         if (!rank0.completed()) {
-            out.findings().add(Finding.of("bench.nccl.busbw", Severity.FAIL, subject, "no result: " + describe(rank0),
+            out.findings().add(Finding.of(CheckId.BENCH_NCCL_BUSBW.id(), Severity.FAIL, subject, "no result: " + describe(rank0),
                     "all_reduce across all GPUs", "run the same 'railyard bench nccl' by hand with NCCL_DEBUG=INFO"));
             return;
         }
         Reading<JsonNode> json = StepJson.parse(rank0.stdout());
         if (!(json instanceof Reading.Present<JsonNode>(JsonNode r))) {
-            out.findings().add(Finding.of("bench.nccl.busbw", Severity.UNKNOWN, subject, json.describe(), "NCCL's table", ""));
+            out.findings().add(Finding.of(CheckId.BENCH_NCCL_BUSBW.id(), Severity.UNKNOWN, subject, json.describe(), "NCCL's table", ""));
             return;
         }
         List<SizeCurve.Point> points = new ArrayList<>();

@@ -92,11 +92,13 @@ public final class ClusterValidation {
         new PairStage(spec, settings, runner, slots, recorder, runId, progress, pairs).run(plans);
         judged = judgePairs(plans);
         recorder.findingsAdded(runId, "pairs", judged.findings());
+        recorder.culpritsFound(runId, judged.culprits());
 
         List<NodeStage.NodeResult> ordered = orderedNodes();
         progress.addSteps(BenchStage.steps(ordered, settings.full()));
         new BenchStage(launcher, spec, settings, slots, progress).run(ordered, bench);
         recorder.findingsAdded(runId, "bench", List.copyOf(bench.findings()));
+        bench.curves().forEach(c -> recorder.curveMeasured(runId, c));
 
         ValidationReport report = report(true);
         recorder.runFinished(runId, report.finishedAt().orElse(clock.now()), report.severity());

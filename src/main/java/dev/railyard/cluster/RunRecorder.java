@@ -5,6 +5,7 @@ import dev.railyard.model.Finding;
 import dev.railyard.model.NodeOutcome;
 import dev.railyard.model.PairResult;
 import dev.railyard.model.Severity;
+import dev.railyard.model.SizeCurve;
 
 import java.time.Instant;
 import java.util.List;
@@ -23,6 +24,14 @@ public interface RunRecorder extends AutoCloseable {
 
     /** Findings that belong to the cluster or a benchmark rather than one node ("cluster", "pairs", "bench"). */
     void findingsAdded(String runId, String scope, List<Finding> findings);
+
+    /** The culprits localisation named, once the pairs are judged (history keeps them for compare and show). */
+    default void culpritsFound(String runId, List<Culprit> culprits) {
+    }
+
+    /** One size sweep (NCCL busbw per size, an RDMA sweep) as it completes. */
+    default void curveMeasured(String runId, SizeCurve curve) {
+    }
 
     void runFinished(String runId, Instant finishedAt, Severity verdict);
 

@@ -2,16 +2,16 @@ package dev.railyard.model;
 
 /** What one pairwise test between two nodes measures, in which unit, and which direction is better. */
 public enum PairKind {
-    TCP_BANDWIDTH("bench.tcp.bw", "Gb/s", true),
-    TCP_LATENCY("bench.tcp.lat", "µs", false),
-    RDMA_BANDWIDTH("bench.rdma.bw", "Gb/s", true),
-    RDMA_LATENCY("bench.rdma.lat", "µs", false);
+    TCP_BANDWIDTH(CheckId.BENCH_TCP_BW, "Gb/s", true),
+    TCP_LATENCY(CheckId.BENCH_TCP_LAT, "µs", false),
+    RDMA_BANDWIDTH(CheckId.BENCH_RDMA_BW, "Gb/s", true),
+    RDMA_LATENCY(CheckId.BENCH_RDMA_LAT, "µs", false);
 
-    private final String checkId;
+    private final CheckId checkId;
     private final String unit;
     private final boolean higherIsBetter;
 
-    PairKind(String checkId, String unit, boolean higherIsBetter) {
+    PairKind(CheckId checkId, String unit, boolean higherIsBetter) {
         this.checkId = checkId;
         this.unit = unit;
         this.higherIsBetter = higherIsBetter;
@@ -19,7 +19,7 @@ public enum PairKind {
 
     /** The catalog ID its findings carry. */
     public String checkId() {
-        return checkId;
+        return checkId.id();
     }
 
     public String unit() {

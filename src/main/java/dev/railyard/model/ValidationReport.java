@@ -8,7 +8,7 @@ import java.util.stream.Stream;
 /**
  * Everything one validate run found: per node, across the cluster, per pair, who is to blame, and the benchmarks
  * (NCCL, storage, GPU copies) with their curves against message size. {@code complete} is false for a run that was interrupted or is still going; what was
- * measured is kept either way. The JSON form of this record is documented in docs/json.md.
+ * measured is kept either way. The JSON form of this record (report.json) is documented in docs/validate-report.md.
  */
 public record ValidationReport(
         int schemaVersion,

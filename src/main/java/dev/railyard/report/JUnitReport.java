@@ -21,27 +21,30 @@ public final class JUnitReport {
         StringBuilder out = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         out.append("<testsuite name=\"railyard.check.").append(attr(node)).append("\" tests=\"").append(findings.size())
                 .append("\" failures=\"").append(failures).append("\" errors=\"0\" skipped=\"").append(skipped).append("\">\n");
-        for (Finding f : findings) {
-            out.append("  <testcase classname=\"").append(attr(f.id())).append("\" name=\"").append(attr(f.subject())).append('"');
-            String detail = "observed: " + f.observed() + "\nexpected: " + f.expected()
-                    + (f.remediation().isEmpty() ? "" : "\n" + (f.severity() == Severity.PASS ? "use: " : "fix: ") + f.remediation());
-            switch (f.severity()) {
-                case FAIL -> out.append(">\n    <failure type=\"FAIL\" message=\"").append(attr(f.observed())).append("\">")
-                        .append(text(detail)).append("</failure>\n  </testcase>\n");
-                case UNKNOWN -> out.append(">\n    <skipped message=\"").append(attr("could not be judged: " + f.observed()))
-                        .append("\"/>\n  </testcase>\n");
-                case WARN, INFO, PASS -> out.append(">\n    <system-out>").append(text(f.severity() + "\n" + detail))
-                        .append("</system-out>\n  </testcase>\n");
-            }
-        }
+        for (Finding f : findings) testcase(out, "  ", f);
         return out.append("</testsuite>\n").toString();
     }
 
-    private static String text(String s) {
+    /** One finding as a {@code <testcase>}, indented by {@code indent}; the validate report's suites share it. */
+    static void testcase(StringBuilder out, String indent, Finding f) {
+        out.append(indent).append("<testcase classname=\"").append(attr(f.id())).append("\" name=\"").append(attr(f.subject())).append('"');
+        String detail = "observed: " + f.observed() + "\nexpected: " + f.expected()
+                + (f.remediation().isEmpty() ? "" : "\n" + (f.severity() == Severity.PASS ? "use: " : "fix: ") + f.remediation());
+        switch (f.severity()) {
+            case FAIL -> out.append(">\n").append(indent).append("  <failure type=\"FAIL\" message=\"").append(attr(f.observed())).append("\">")
+                    .append(text(detail)).append("</failure>\n").append(indent).append("</testcase>\n");
+            case UNKNOWN -> out.append(">\n").append(indent).append("  <skipped message=\"").append(attr("could not be judged: " + f.observed()))
+                    .append("\"/>\n").append(indent).append("</testcase>\n");
+            case WARN, INFO, PASS -> out.append(">\n").append(indent).append("  <system-out>").append(text(f.severity() + "\n" + detail))
+                    .append("</system-out>\n").append(indent).append("</testcase>\n");
+        }
+    }
+
+    static String text(String s) {
         return strip(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
 
-    private static String attr(String s) {
+    static String attr(String s) {
         return text(s).replace("\"", "&quot;").replace("\n", "&#10;");
     }
 

@@ -48,13 +48,17 @@ public final class TcpRendezvous implements RankGroup {
                     : "rank 0 cannot listen on " + at + ": that address is not on this host",
                     inUse ? "pick another port in --rendezvous" : "give rank 0's own host name or address in --rendezvous");
         } catch (SocketTimeoutException e) {
-            throw new RailyardException.MissingPrerequisite("rank 0 waited " + timeout.toSeconds() + " s at " + at
+            throw new RailyardException.MissingPrerequisite("rank 0 waited " + text(timeout) + " at " + at
                     + " and not every rank came", "start all " + nranks + " ranks with the same --rendezvous and --nranks");
         } catch (IOException e) {
             throw new RailyardException.MissingPrerequisite("rank " + rank + " could not reach rank 0 at " + at
-                    + " within " + timeout.toSeconds() + " s", "start rank 0 too, and let TCP port " + address.getPort()
+                    + " within " + text(timeout), "start rank 0 too, and let TCP port " + address.getPort()
                     + " through between the nodes");
         }
+    }
+
+    private static String text(Duration d) {
+        return d.toMillis() < 1000 ? d.toMillis() + " ms" : d.toSeconds() + " s";
     }
 
     private static TcpRendezvous serve(InetSocketAddress address, int nranks, byte[] id, Duration timeout)

@@ -93,7 +93,7 @@ public final class PerftestParser {
                 warnings.add(t);
                 return;
             }
-            Optional<PerftestFailure> f = PerftestFailure.recognise(t, n);
+            Optional<PerftestFailure> f = PerftestFailureLines.recognise(t, n);
             if (f.isPresent()) {
                 failures.add(f.get());
                 return;

@@ -14,10 +14,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * bench nccl's arguments are judged before libcudart or libnccl is loaded: on this machine (no CUDA) a check that
- * came too late would answer exit 3 ("could not be loaded") instead of 2.
+ * bench nccl's and bench gpu's arguments are judged before libcudart or libnccl is loaded: on this machine (no
+ * CUDA) a check that came too late would answer exit 3 ("could not be loaded") instead of 2.
  */
-class BenchNcclArgumentsTest {
+class GpuBenchArgumentsTest {
 
     private final StringWriter err = new StringWriter();
 
@@ -70,5 +70,18 @@ class BenchNcclArgumentsTest {
     void anUnresolvableRendezvousHostIsAUsageError() {
         assertThatThrownBy(() -> BenchNcclCommand.RankEnvironment.address("no-such-host.invalid:29500"))
                 .hasMessageContaining("rendezvous host 'no-such-host.invalid' does not resolve");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "--size 0      | --size must be at least 1 byte",
+            "--iters 0     | --iters must be at least 1",
+            "--devices 0,-1 | CUDA devices count from 0"})
+    void benchGpuChecksItsArgumentsBeforeLoadingCuda(String args, String message) {
+        CommandLine cl = Main.commandLine();
+        cl.setOut(new PrintWriter(new StringWriter()));
+        cl.setErr(new PrintWriter(err));
+        assertThat(cl.execute(("bench gpu " + args.trim()).split("\\s+"))).as(err.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(err.toString()).contains(message).doesNotContain("could not be loaded");
     }
 }

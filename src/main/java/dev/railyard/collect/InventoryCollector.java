@@ -27,6 +27,13 @@ public final class InventoryCollector {
     private final TopologyBuilder topology = new TopologyBuilder();
     private final Collector<Reading<List<XidEvent>>> kernelLog;
     private final Clock clock;
+    /** Read the slow-changing parts every this many collections; 1 reads everything every time. */
+    private final int slowEvery;
+    private long collections;
+    private SlowParts slow;
+
+    /** What changes rarely: the PCI devices, the host's settings, the RDMA devices' attributes and GID tables. */
+    private record SlowParts(List<PciDevice> pci, HostInfo host, List<RdmaDevice> rdma) {}
 
     public InventoryCollector(GpuCollector gpu, Clock clock) {
         this(gpu, new KernelLogCollector(), clock);
@@ -34,9 +41,20 @@ public final class InventoryCollector {
 
     /** With another source of Xid events: the agent follows the kernel log instead of reading it whole each time. */
     public InventoryCollector(GpuCollector gpu, Collector<Reading<List<XidEvent>>> kernelLog, Clock clock) {
+        this(gpu, kernelLog, clock, 1);
+    }
+
+    /**
+     * For the agent, which collects every second: the PCI devices, host settings, RDMA device attributes and GID
+     * tables are read every {@code slowEvery} collections; port state, rate, counters, carriers and GPU readings
+     * every time. The inventory handed on is whole either way, so the same checks judge it.
+     */
+    public InventoryCollector(GpuCollector gpu, Collector<Reading<List<XidEvent>>> kernelLog, Clock clock, int slowEvery) {
+        if (slowEvery < 1) throw new IllegalArgumentException("slowEvery < 1");
         this.gpu = gpu;
         this.kernelLog = kernelLog;
         this.clock = clock;
+        this.slowEvery = slowEvery;
     }
 
     /**
@@ -44,6 +62,7 @@ public final class InventoryCollector {
      * PCI+GPU readers run on a second thread beside the others instead of before them.
      */
     public NodeInventory collect(HostRoot root) {
+        if (slowEvery > 1) return collectKeepingSlowParts(root);
         FutureTask<List<PciDevice>> pciDevices = new FutureTask<>(() -> pci.collect(root));
         FutureTask<GpuInventory> gpus = new FutureTask<>(() -> {
             pciDevices.run();
@@ -57,6 +76,26 @@ public final class InventoryCollector {
         String hostname = root.read("proc/sys/kernel/hostname").orElse("unknown");
         return new NodeInventory(hostname, clock.now(), root.toString(), hostInfo, join(pciDevices), join(gpus), rdma,
                 interfaces, topology.build(join(pciDevices), join(gpus), rdma, interfaces), xids);
+    }
+
+    /** One thread, no NVML start-up to hide: the session is kept open by the agent's GPU collector. */
+    private NodeInventory collectKeepingSlowParts(HostRoot root) {
+        SlowParts s = slow;
+        List<RdmaDevice> rdma;
+        if (s == null || collections % slowEvery == 0) {
+            rdma = infiniband.collect(root);
+            s = new SlowParts(pci.collect(root), host.collect(root), rdma);
+            slow = s;
+        } else {
+            rdma = infiniband.refresh(root, s.rdma());
+        }
+        collections++;
+        GpuInventory gpus = gpu.collect(root, s.pci());
+        List<NetInterface> interfaces = net.collect(root, rdma);
+        Reading<List<XidEvent>> xids = kernelLog.collect(root);
+        String hostname = root.read("proc/sys/kernel/hostname").orElse("unknown");
+        return new NodeInventory(hostname, clock.now(), root.toString(), s.host(), s.pci(), gpus, rdma,
+                interfaces, topology.build(s.pci(), gpus, rdma, interfaces), xids);
     }
 
     private static <T> T join(Future<T> f) {

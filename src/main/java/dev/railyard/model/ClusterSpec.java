@@ -18,11 +18,26 @@ public record ClusterSpec(
         List<Network> networks,
         Expect expect,
         Optional<Slurm> slurm,
-        Optional<String> sshUser) {
+        Optional<String> sshUser,
+        Optional<Agent> agent) {
 
     public ClusterSpec {
         nodes = List.copyOf(nodes);
         networks = List.copyOf(networks);
+    }
+
+    /** A spec without an {@code agent} key: the agent's flags and defaults decide. */
+    public ClusterSpec(String cluster, String source, List<Node> nodes, Optional<Gpus> gpus, List<Network> networks,
+                       Expect expect, Optional<Slurm> slurm, Optional<String> sshUser) {
+        this(cluster, source, nodes, gpus, networks, expect, slurm, sshUser, Optional.empty());
+    }
+
+    /** Where every node's agent listens: {@code host} empty means every address. */
+    public record Agent(String host, int port) {
+        /** As --listen takes it. */
+        public String listen() {
+            return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+        }
     }
 
     /** A spec without the bring-up keys that only {@code render} reads. */

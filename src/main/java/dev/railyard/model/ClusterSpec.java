@@ -16,11 +16,23 @@ public record ClusterSpec(
         List<Node> nodes,
         Optional<Gpus> gpus,
         List<Network> networks,
-        Expect expect) {
+        Expect expect,
+        SshOptions ssh) {
 
     public ClusterSpec {
         nodes = List.copyOf(nodes);
         networks = List.copyOf(networks);
+    }
+
+    /** A spec without an {@code ssh} section. */
+    public ClusterSpec(String cluster, String source, List<Node> nodes, Optional<Gpus> gpus, List<Network> networks,
+                       Expect expect) {
+        this(cluster, source, nodes, gpus, networks, expect, SshOptions.none());
+    }
+
+    /** How to reach one node over ssh: the spec's {@code ssh} section with the node's own on top. */
+    public SshOptions sshFor(Node node) {
+        return ssh.overriddenBy(node.ssh());
     }
 
     public Optional<Node> node(String name) {
@@ -45,7 +57,13 @@ public record ClusterSpec(
     }
 
     /** A machine: {@code address} is how to reach it (management IPv4 or a resolvable host name). */
-    public record Node(String name, String address, Optional<String> bmc, Optional<Gpus> gpus) {}
+    public record Node(String name, String address, Optional<String> bmc, Optional<Gpus> gpus, SshOptions ssh) {
+
+        /** A node without its own {@code ssh} section. */
+        public Node(String name, String address, Optional<String> bmc, Optional<Gpus> gpus) {
+            this(name, address, bmc, gpus, SshOptions.none());
+        }
+    }
 
     /** Expected GPUs per node; driver and CUDA are optional pins. */
     public record Gpus(String model, int perNode, Optional<String> driver, Optional<String> cuda) {}

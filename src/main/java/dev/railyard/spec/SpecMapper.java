@@ -4,6 +4,7 @@ import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.ClusterSpec.Expect;
 import dev.railyard.model.ClusterSpec.Gpus;
 import dev.railyard.model.ClusterSpec.Node;
+import dev.railyard.model.SshOptions;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,8 +15,8 @@ import java.util.regex.Pattern;
 /** Maps the composed document to a {@link ClusterSpec}: top level, nodes, GPUs and thresholds. */
 final class SpecMapper {
 
-    static final List<String> TOP_KEYS = List.of("cluster", "nodes", "gpus", "networks", "expect");
-    static final List<String> NODE_KEYS = List.of("name", "address", "bmc", "gpus");
+    static final List<String> TOP_KEYS = List.of("cluster", "ssh", "nodes", "gpus", "networks", "expect");
+    static final List<String> NODE_KEYS = List.of("name", "address", "bmc", "gpus", "ssh");
     static final List<String> GPU_KEYS = List.of("model", "per_node", "driver", "cuda");
     static final List<String> EXPECT_KEYS = List.of("rdma_bw_efficiency", "rdma_latency_us", "gpu_temp_warn_c",
             "net_buffer_bytes", "nccl_busbw_gbytes_per_s", "storage_seq_mbps");
@@ -42,7 +43,8 @@ final class SpecMapper {
                 .map(n -> new NetworkMapper().map(n, nodes.keySet()))
                 .orElse(List.of());
         Expect expect = top.get("expect").map(this::expect).orElse(Expect.defaults());
-        return new ClusterSpec(cluster, source, List.copyOf(nodes.values()), gpus, networks, expect);
+        SshOptions ssh = top.get("ssh").map(n -> new SshMapper().map(n)).orElse(SshOptions.none());
+        return new ClusterSpec(cluster, source, List.copyOf(nodes.values()), gpus, networks, expect, ssh);
     }
 
     private Map<String, Node> nodes(SpecNode list) {
@@ -59,7 +61,8 @@ final class SpecMapper {
             }
             lines.put(name, nameNode.line());
             nodes.put(name, new Node(name, host(m.require("address")), m.get("bmc").map(SpecMapper::host),
-                    m.get("gpus").map(this::gpus)));
+                    m.get("gpus").map(this::gpus),
+                    m.get("ssh").map(n -> new SshMapper().map(n)).orElse(SshOptions.none())));
         }
         return nodes;
     }

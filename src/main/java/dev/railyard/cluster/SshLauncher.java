@@ -1,0 +1,231 @@
+package dev.railyard.cluster;
+
+import dev.railyard.model.ClusterSpec;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * Runs Railyard on nodes through the OpenSSH client: user, port, key and ssh_config from the spec's {@code ssh}
+ * sections, everything else (host key checking first) from the user's ssh_config. Every remote command is an argv
+ * list quoted word by word for the remote shell ({@link PosixShellWords}) and runs under {@link ProcessGroupWrapper},
+ * so a step killed at its timeout takes its whole remote process tree with it.
+ */
+public final class SshLauncher implements Launcher {
+
+    /** Where a node keeps bundles: the remote user's cache directory, as XDG says. */
+    static final String CACHE_PROBE = String.join("\n",
+            "d=\"${XDG_CACHE_HOME:-$HOME/.cache}/railyard/$1\"",
+            "if [ -x \"$d/bin/railyard\" ]; then echo \"present $d\"; else echo \"absent $d\"; fi");
+
+    /** Unpacks the bundle from stdin next to its final place and renames it there, so no half copy is ever used. */
+    static final String UNPACK = String.join("\n",
+            "set -e",
+            "d=\"$1\"; t=\"$d.partial.$$\"",
+            "trap 'rm -rf \"$t\"' EXIT",
+            "mkdir -p \"$t\"",
+            "tar -xzf - -C \"$t\"",
+            "[ -x \"$t/bin/railyard\" ]",
+            "[ -d \"$d\" ] || mv \"$t\" \"$d\"");
+
+    private static final Pattern REMOTE_DIR = Pattern.compile("/[A-Za-z0-9_./@+,=:-]*");
+
+    private final ClusterSpec spec;
+    private final RemoteRailyard railyard;
+    private final String ssh;
+    private final Map<String, String> railyardOnNode = new ConcurrentHashMap<>();
+    private final Set<SshStep> running = ConcurrentHashMap.newKeySet();
+
+    public SshLauncher(ClusterSpec spec, RemoteRailyard railyard) {
+        this(spec, railyard, "ssh");
+    }
+
+    /** {@code ssh} is the client program (tests and odd installs name it). */
+    public SshLauncher(ClusterSpec spec, RemoteRailyard railyard, String ssh) {
+        this.spec = spec;
+        this.railyard = railyard;
+        this.ssh = ssh;
+    }
+
+    @Override
+    public String name() {
+        return "ssh";
+    }
+
+    @Override
+    public StepResult prepare(ClusterSpec.Node node, Duration timeout) throws InterruptedException {
+        return switch (railyard) {
+            case RemoteRailyard.AtPath p -> {
+                railyardOnNode.put(node.name(), p.path());
+                yield execute(node, List.of(), List.of(p.path(), "--version"), timeout);
+            }
+            case RemoteRailyard.FromBundle b -> prepareBundle(node, b.bundle(), timeout);
+        };
+    }
+
+    private StepResult prepareBundle(ClusterSpec.Node node, Bundle bundle, Duration timeout)
+            throws InterruptedException {
+        long start = System.nanoTime();
+        StepResult probe = execute(node, List.of(), List.of("sh", "-c", CACHE_PROBE, "railyard-probe", bundle.hash()),
+                timeout);
+        if (probe.status() != StepStatus.EXITED) return probe;
+        String[] answer = probe.stdout().strip().split(" ", 2);
+        if (probe.exitCode() != 0 || answer.length != 2 || !REMOTE_DIR.matcher(answer[1]).matches()) {
+            return failed(node, probe, "could not find the cache directory on " + node.name() + ": "
+                    + (probe.stdout() + probe.stderr()).strip());
+        }
+        String dir = answer[1];
+        if (answer[0].equals("present")) {
+            railyardOnNode.put(node.name(), dir + "/bin/railyard");
+            return done(node, start, "bundle " + bundle.hash() + " already at " + dir);
+        }
+        Duration left = timeout.minus(Duration.ofNanos(System.nanoTime() - start));
+        StepResult copy = copy(node, bundle, dir, left);
+        if (!copy.completed() || copy.exitCode() != 0) {
+            return copy.status() == StepStatus.EXITED
+                    ? failed(node, copy, "copying the bundle to " + node.name() + ":" + dir + " failed: "
+                            + copy.stderr().strip())
+                    : copy;
+        }
+        railyardOnNode.put(node.name(), dir + "/bin/railyard");
+        return done(node, start, "copied bundle " + bundle.hash() + " to " + dir);
+    }
+
+    /** ssh with the tarball as stdin; not under the wrapper, whose stdin is its kill signal. */
+    private StepResult copy(ClusterSpec.Node node, Bundle bundle, String dir, Duration timeout)
+            throws InterruptedException {
+        String remote = PosixShellWords.join(List.of("sh", "-c", UNPACK, "railyard-unpack", dir));
+        SshStep step;
+        try {
+            step = SshStep.feeding(node.name(), command(node), remote, bundle.tarball(), timeout);
+        } catch (IOException e) {
+            return launchFailed(node, List.of(), e);
+        }
+        running.add(step);
+        try {
+            return step.await(timeout);
+        } finally {
+            running.remove(step);
+        }
+    }
+
+    @Override
+    public StepResult run(ClusterSpec.Node node, List<String> railyardArgs, Duration timeout)
+            throws InterruptedException {
+        String program = railyardOnNode.get(node.name());
+        if (program == null) {
+            StepResult prepared = prepare(node, timeout);
+            if (prepared.status() != StepStatus.EXITED || prepared.exitCode() != 0) return prepared;
+            program = railyardOnNode.get(node.name());
+        }
+        return execute(node, railyardArgs, withProgram(program, railyardArgs), timeout);
+    }
+
+    @Override
+    public RemoteProcess start(ClusterSpec.Node node, List<String> railyardArgs, Duration timeout)
+            throws InterruptedException {
+        String program = railyardOnNode.get(node.name());
+        if (program == null) {
+            StepResult prepared = prepare(node, timeout);
+            if (prepared.status() != StepStatus.EXITED || prepared.exitCode() != 0) return ended(prepared);
+            program = railyardOnNode.get(node.name());
+        }
+        try {
+            SshStep step = SshStep.start(node.name(), railyardArgs, command(node),
+                    withProgram(program, railyardArgs), timeout);
+            running.add(step);
+            return new Tracked(step);
+        } catch (IOException e) {
+            return ended(launchFailed(node, railyardArgs, e));
+        }
+    }
+
+    /** Runs any argv on the node under the wrapper and waits; the report shows {@code shownArgs}. */
+    StepResult execute(ClusterSpec.Node node, List<String> shownArgs, List<String> remoteArgv, Duration timeout)
+            throws InterruptedException {
+        SshStep step;
+        try {
+            step = SshStep.start(node.name(), shownArgs, command(node), remoteArgv, timeout);
+        } catch (IOException e) {
+            return launchFailed(node, shownArgs, e);
+        }
+        running.add(step);
+        try {
+            return step.await(timeout);
+        } finally {
+            running.remove(step);
+        }
+    }
+
+    SshCommand command(ClusterSpec.Node node) {
+        return new SshCommand(ssh, node.address(), spec.sshFor(node));
+    }
+
+    private static List<String> withProgram(String program, List<String> args) {
+        List<String> argv = new ArrayList<>(List.of(program));
+        argv.addAll(args);
+        return argv;
+    }
+
+    private StepResult launchFailed(ClusterSpec.Node node, List<String> args, IOException e) {
+        return new StepResult(node.name(), args, StepStatus.LAUNCH_FAILED, -1, "", "", Duration.ZERO,
+                "could not start " + ssh + ": " + e.getMessage() + " (install openssh-client)");
+    }
+
+    private static StepResult failed(ClusterSpec.Node node, StepResult from, String detail) {
+        return new StepResult(node.name(), from.args(), StepStatus.LAUNCH_FAILED, from.exitCode(), from.stdout(),
+                from.stderr(), from.elapsed(), detail);
+    }
+
+    private static StepResult done(ClusterSpec.Node node, long startNanos, String detail) {
+        return new StepResult(node.name(), List.of(), StepStatus.EXITED, 0, "", "",
+                Duration.ofNanos(System.nanoTime() - startNanos), detail);
+    }
+
+    private static RemoteProcess ended(StepResult result) {
+        return new RemoteProcess() {
+            @Override public boolean isAlive() { return false; }
+            @Override public StepResult await(Duration timeout) { return result; }
+            @Override public void close() { }
+        };
+    }
+
+    /** A started step that leaves the running set when it is awaited or closed. */
+    private final class Tracked implements RemoteProcess {
+        private final SshStep step;
+
+        Tracked(SshStep step) {
+            this.step = step;
+        }
+
+        @Override public boolean isAlive() { return step.isAlive(); }
+
+        @Override
+        public StepResult await(Duration timeout) throws InterruptedException {
+            try {
+                return step.await(timeout);
+            } finally {
+                running.remove(step);
+            }
+        }
+
+        @Override
+        public void close() {
+            step.close();
+            running.remove(step);
+        }
+    }
+
+    /** Stops every step still running, each with its remote process group. */
+    @Override
+    public void close() {
+        List.copyOf(running).parallelStream().forEach(SshStep::close);
+        running.clear();
+    }
+}

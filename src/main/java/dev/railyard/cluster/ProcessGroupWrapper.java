@@ -36,10 +36,15 @@ final class ProcessGroupWrapper {
     private ProcessGroupWrapper() {
     }
 
-    /** The remote command line that runs {@code argv} under the wrapper. */
-    static String remoteCommand(List<String> argv) {
+    /** The argv that runs {@code argv} under the wrapper (for transports that exec an argv, as srun does). */
+    static List<String> argv(List<String> argv) {
         List<String> all = new ArrayList<>(List.of("sh", "-c", SCRIPT, "railyard-step"));
         all.addAll(argv);
-        return PosixShellWords.join(all);
+        return all;
+    }
+
+    /** The same as one command line for a remote shell (what ssh carries). */
+    static String remoteCommand(List<String> argv) {
+        return PosixShellWords.join(argv(argv));
     }
 }

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -13,7 +14,7 @@ import java.util.regex.Pattern;
  * above all) is the user's ssh_config's to decide. BatchMode because no one is there to type a password or answer a
  * host-key question; keep-alives so a host that dies mid-step is noticed within about 15 seconds.
  */
-record SshCommand(String ssh, String address, SshOptions options) {
+record SshCommand(String ssh, String address, SshOptions options) implements WrappedStep.Transport {
 
     private static final Pattern HOST = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?");
     static final Duration MAX_CONNECT = Duration.ofSeconds(10);
@@ -36,6 +37,17 @@ record SshCommand(String ssh, String address, SshOptions options) {
         options.knownHosts().ifPresent(f -> argv.addAll(List.of("-o", "UserKnownHostsFile=" + expandHome(f))));
         argv.addAll(List.of("--", address, remoteCommand));
         return argv;
+    }
+
+    @Override
+    public String where() {
+        return address;
+    }
+
+    /** ssh exits 255 when ssh itself failed; railyard never uses that code. */
+    @Override
+    public Optional<String> unreachable(int exitCode, String stderr) {
+        return exitCode == 255 ? Optional.of(SshFailure.describe(stderr, this)) : Optional.empty();
     }
 
     /** The scp-free way to name this host in a fix the user can paste ("ssh-keyscan -p 2222 10.0.0.3"). */

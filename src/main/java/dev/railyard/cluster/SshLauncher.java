@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
 
 /**
  * Runs Railyard on nodes through the OpenSSH client: user, port, key and ssh_config from the spec's {@code ssh}
@@ -19,28 +18,11 @@ import java.util.regex.Pattern;
  */
 public final class SshLauncher implements Launcher {
 
-    /** Where a node keeps bundles: the remote user's cache directory, as XDG says. */
-    static final String CACHE_PROBE = String.join("\n",
-            "d=\"${XDG_CACHE_HOME:-$HOME/.cache}/railyard/$1\"",
-            "if [ -x \"$d/bin/railyard\" ]; then echo \"present $d\"; else echo \"absent $d\"; fi");
-
-    /** Unpacks the bundle from stdin next to its final place and renames it there, so no half copy is ever used. */
-    static final String UNPACK = String.join("\n",
-            "set -e",
-            "d=\"$1\"; t=\"$d.partial.$$\"",
-            "trap 'rm -rf \"$t\"' EXIT",
-            "mkdir -p \"$t\"",
-            "tar -xzf - -C \"$t\"",
-            "[ -x \"$t/bin/railyard\" ]",
-            "[ -d \"$d\" ] || mv \"$t\" \"$d\"");
-
-    private static final Pattern REMOTE_DIR = Pattern.compile("/[A-Za-z0-9_./@+,=:-]*");
-
     private final ClusterSpec spec;
     private final RemoteRailyard railyard;
     private final String ssh;
     private final Map<String, String> railyardOnNode = new ConcurrentHashMap<>();
-    private final Set<SshStep> running = ConcurrentHashMap.newKeySet();
+    private final Set<WrappedStep> running = ConcurrentHashMap.newKeySet();
 
     public SshLauncher(ClusterSpec spec, RemoteRailyard railyard) {
         this(spec, railyard, "ssh");
@@ -72,17 +54,17 @@ public final class SshLauncher implements Launcher {
     private StepResult prepareBundle(ClusterSpec.Node node, Bundle bundle, Duration timeout)
             throws InterruptedException {
         long start = System.nanoTime();
-        StepResult probe = execute(node, List.of(), List.of("sh", "-c", CACHE_PROBE, "railyard-probe", bundle.hash()),
-                timeout);
+        StepResult probe = execute(node, List.of(), List.of("sh", "-c", NodeCache.PROBE, "railyard-probe",
+                bundle.hash()), timeout);
         if (probe.status() != StepStatus.EXITED) return probe;
-        String[] answer = probe.stdout().strip().split(" ", 2);
-        if (probe.exitCode() != 0 || answer.length != 2 || !REMOTE_DIR.matcher(answer[1]).matches()) {
+        var answer = NodeCache.parse(probe.stdout());
+        if (probe.exitCode() != 0 || answer.isEmpty()) {
             return failed(node, probe, "could not find the cache directory on " + node.name() + ": "
                     + (probe.stdout() + probe.stderr()).strip());
         }
-        String dir = answer[1];
-        if (answer[0].equals("present")) {
-            railyardOnNode.put(node.name(), dir + "/bin/railyard");
+        String dir = answer.get().dir();
+        if (answer.get().present()) {
+            railyardOnNode.put(node.name(), answer.get().railyard());
             return done(node, start, "bundle " + bundle.hash() + " already at " + dir);
         }
         Duration left = timeout.minus(Duration.ofNanos(System.nanoTime() - start));
@@ -100,10 +82,11 @@ public final class SshLauncher implements Launcher {
     /** ssh with the tarball as stdin; not under the wrapper, whose stdin is its kill signal. */
     private StepResult copy(ClusterSpec.Node node, Bundle bundle, String dir, Duration timeout)
             throws InterruptedException {
-        String remote = PosixShellWords.join(List.of("sh", "-c", UNPACK, "railyard-unpack", dir));
-        SshStep step;
+        SshCommand command = command(node);
+        String remote = PosixShellWords.join(List.of("sh", "-c", NodeCache.UNPACK, "railyard-unpack", dir, "-"));
+        WrappedStep step;
         try {
-            step = SshStep.feeding(node.name(), command(node), remote, bundle.tarball(), timeout);
+            step = WrappedStep.feeding(node.name(), command, command.argv(remote, timeout), bundle.tarball());
         } catch (IOException e) {
             return launchFailed(node, List.of(), e);
         }
@@ -137,8 +120,7 @@ public final class SshLauncher implements Launcher {
             program = railyardOnNode.get(node.name());
         }
         try {
-            SshStep step = SshStep.start(node.name(), railyardArgs, command(node),
-                    withProgram(program, railyardArgs), timeout);
+            WrappedStep step = start(node, railyardArgs, withProgram(program, railyardArgs), timeout);
             running.add(step);
             return new Tracked(step);
         } catch (IOException e) {
@@ -149,9 +131,9 @@ public final class SshLauncher implements Launcher {
     /** Runs any argv on the node under the wrapper and waits; the report shows {@code shownArgs}. */
     StepResult execute(ClusterSpec.Node node, List<String> shownArgs, List<String> remoteArgv, Duration timeout)
             throws InterruptedException {
-        SshStep step;
+        WrappedStep step;
         try {
-            step = SshStep.start(node.name(), shownArgs, command(node), remoteArgv, timeout);
+            step = start(node, shownArgs, remoteArgv, timeout);
         } catch (IOException e) {
             return launchFailed(node, shownArgs, e);
         }
@@ -161,6 +143,13 @@ public final class SshLauncher implements Launcher {
         } finally {
             running.remove(step);
         }
+    }
+
+    private WrappedStep start(ClusterSpec.Node node, List<String> shownArgs, List<String> remoteArgv,
+                              Duration timeout) throws IOException {
+        SshCommand command = command(node);
+        return WrappedStep.start(node.name(), shownArgs, command,
+                command.argv(ProcessGroupWrapper.remoteCommand(remoteArgv), timeout));
     }
 
     SshCommand command(ClusterSpec.Node node) {
@@ -178,17 +167,17 @@ public final class SshLauncher implements Launcher {
                 "could not start " + ssh + ": " + e.getMessage() + " (install openssh-client)");
     }
 
-    private static StepResult failed(ClusterSpec.Node node, StepResult from, String detail) {
+    static StepResult failed(ClusterSpec.Node node, StepResult from, String detail) {
         return new StepResult(node.name(), from.args(), StepStatus.LAUNCH_FAILED, from.exitCode(), from.stdout(),
                 from.stderr(), from.elapsed(), detail);
     }
 
-    private static StepResult done(ClusterSpec.Node node, long startNanos, String detail) {
+    static StepResult done(ClusterSpec.Node node, long startNanos, String detail) {
         return new StepResult(node.name(), List.of(), StepStatus.EXITED, 0, "", "",
                 Duration.ofNanos(System.nanoTime() - startNanos), detail);
     }
 
-    private static RemoteProcess ended(StepResult result) {
+    static RemoteProcess ended(StepResult result) {
         return new RemoteProcess() {
             @Override public boolean isAlive() { return false; }
             @Override public StepResult await(Duration timeout) { return result; }
@@ -198,9 +187,9 @@ public final class SshLauncher implements Launcher {
 
     /** A started step that leaves the running set when it is awaited or closed. */
     private final class Tracked implements RemoteProcess {
-        private final SshStep step;
+        private final WrappedStep step;
 
-        Tracked(SshStep step) {
+        Tracked(WrappedStep step) {
             this.step = step;
         }
 
@@ -225,7 +214,7 @@ public final class SshLauncher implements Launcher {
     /** Stops every step still running, each with its remote process group. */
     @Override
     public void close() {
-        List.copyOf(running).parallelStream().forEach(SshStep::close);
+        List.copyOf(running).parallelStream().forEach(WrappedStep::close);
         running.clear();
     }
 }

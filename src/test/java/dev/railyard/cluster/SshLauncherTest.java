@@ -29,9 +29,7 @@ class SshLauncherTest {
     @BeforeAll
     static void up() {
         cluster = TestCluster.up("ssht", 3);
-        Path cache = Path.of("target", "bundle-cache").toAbsolutePath();
-        bundle = new BundleBuilder(Path.of(System.getProperty("java.home")), cache, CommandRunner.system())
-                .bundle(BundleBuilder.thisClassPath());
+        bundle = TestBundle.build();
     }
 
     @AfterAll

@@ -8,25 +8,36 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One step running on a node through a local {@code ssh} process, under {@link ProcessGroupWrapper}. Its stdin is
- * kept open and written to never: closing it is how the remote process group is told to die. Only if ssh does not
- * end after that (a dead link) is the local ssh killed as well.
+ * One step running on a node through a local transport process ({@code ssh}, {@code srun}) under
+ * {@link ProcessGroupWrapper}. Its stdin is kept open and written to never: closing it is how the remote process
+ * group is told to die. Only if the transport does not end after that (a dead link) is it killed locally as well.
  */
-final class SshStep implements RemoteProcess {
+final class WrappedStep implements RemoteProcess {
+
+    /** What the local transport process is, for the words of a result. */
+    interface Transport {
+        /** Where the step runs, as the report names it ("10.0.0.3", "n1"). */
+        String where();
+
+        /** Why the node was not reached, when the transport's exit code and stderr say it was not. */
+        Optional<String> unreachable(int exitCode, String stderr);
+    }
 
     /** Blocking pipe reads on virtual threads: a 2-core machine's common pool has one thread. */
-    private static final Executor DRAIN = r -> Thread.ofVirtual().name("ssh-output").start(r);
+    private static final Executor DRAIN = r -> Thread.ofVirtual().name("step-output").start(r);
     /** How long ssh may take to carry the end of stdin over and report the remote group gone. */
     private static final Duration STOP_WAIT = Duration.ofSeconds(ProcessGroupWrapper.GRACE_SECONDS + 8);
 
     private final String node;
     private final List<String> args;
-    private final SshCommand command;
+    private final Transport transport;
     private final Process process;
     private final OutputStream stdin;
     private final long startedNanos;
@@ -36,11 +47,12 @@ final class SshStep implements RemoteProcess {
     private volatile Duration killedAfter = Duration.ZERO;
     private final boolean stdinIsKillSwitch;
 
-    private SshStep(String node, List<String> args, SshCommand command, Process process, boolean stdinIsKillSwitch) {
+    private WrappedStep(String node, List<String> args, Transport transport, Process process,
+                        boolean stdinIsKillSwitch) {
         this.stdinIsKillSwitch = stdinIsKillSwitch;
         this.node = node;
         this.args = List.copyOf(args);
-        this.command = command;
+        this.transport = transport;
         this.process = process;
         this.stdin = process.getOutputStream();
         this.startedNanos = System.nanoTime();
@@ -48,22 +60,31 @@ final class SshStep implements RemoteProcess {
         this.err = CompletableFuture.supplyAsync(() -> drain(process.getErrorStream()), DRAIN);
     }
 
-    /** Starts {@code remoteArgv} on the node; {@code args} is what the report shows (railyard's arguments). */
-    static SshStep start(String node, List<String> args, SshCommand command, List<String> remoteArgv,
-                         Duration timeout) throws IOException {
-        List<String> argv = command.argv(ProcessGroupWrapper.remoteCommand(remoteArgv), timeout);
-        return new SshStep(node, args, command, new ProcessBuilder(argv).start(), true);
+    /**
+     * Starts {@code transportArgv} (ssh or srun, ending in the wrapped command); {@code args} is what the report
+     * shows (railyard's arguments).
+     */
+    static WrappedStep start(String node, List<String> args, Transport transport, List<String> transportArgv)
+            throws IOException {
+        return start(node, args, transport, transportArgv, Map.of());
+    }
+
+    /** The same with variables added to the transport's environment (SLURM_CONF for a test cluster). */
+    static WrappedStep start(String node, List<String> args, Transport transport, List<String> transportArgv,
+                             Map<String, String> extraEnv) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(transportArgv);
+        pb.environment().putAll(extraEnv);
+        return new WrappedStep(node, args, transport, pb.start(), true);
     }
 
     /**
-     * Starts a remote command line with a local file as its stdin (a bundle to unpack), without the wrapper: the
-     * remote side ends when the stream breaks, and a timeout kills the local ssh at once.
+     * Starts a transport with a local file as the remote command's stdin (a bundle to unpack), so without the
+     * wrapper: the remote side ends when the stream breaks, and a timeout kills the local transport at once.
      */
-    static SshStep feeding(String node, SshCommand command, String remoteCommand, Path stdinFile, Duration timeout)
+    static WrappedStep feeding(String node, Transport transport, List<String> transportArgv, Path stdinFile)
             throws IOException {
-        List<String> argv = command.argv(remoteCommand, timeout);
-        Process p = new ProcessBuilder(argv).redirectInput(stdinFile.toFile()).start();
-        return new SshStep(node, List.of(), command, p, false);
+        Process p = new ProcessBuilder(transportArgv).redirectInput(stdinFile.toFile()).start();
+        return new WrappedStep(node, List.of(), transport, p, false);
     }
 
     @Override
@@ -124,7 +145,7 @@ final class SshStep implements RemoteProcess {
         StepStatus killed = killedAs;
         if (killed == StepStatus.TIMED_OUT) {
             return new StepResult(node, args, killed, -1, stdout, stderr, elapsed,
-                    "killed with its remote process group on " + command.address() + " after the step timeout of "
+                    "killed with its remote process group on " + transport.where() + " after the step timeout of "
                             + killedAfter.toSeconds() + " s");
         }
         if (killed != null) {
@@ -132,13 +153,14 @@ final class SshStep implements RemoteProcess {
                     "stopped with its remote process group: the run was interrupted");
         }
         int code = process.exitValue();
-        if (code == 255) {
+        Optional<String> unreachable = transport.unreachable(code, stderr);
+        if (unreachable.isPresent()) {
             return new StepResult(node, args, StepStatus.UNREACHABLE, -1, stdout, stderr, elapsed,
-                    SshFailure.describe(stderr, command));
+                    unreachable.get());
         }
         if (code == 127) {
             return new StepResult(node, args, StepStatus.LAUNCH_FAILED, code, stdout, stderr, elapsed,
-                    "the command was not found on " + command.address() + ": " + stderr.strip());
+                    "the command was not found on " + transport.where() + ": " + stderr.strip());
         }
         return new StepResult(node, args, StepStatus.EXITED, code, stdout, stderr, elapsed, "");
     }

@@ -25,6 +25,7 @@ public final class Main {
         m.put("capture", CaptureCommand::new);
         m.put("bench", BenchCommand::new);
         m.put("diagnose", DiagnoseCommand::new);
+        m.put("bundle", BundleCommand::new);
         return Collections.unmodifiableMap(m);
     }
 

@@ -145,8 +145,8 @@ public final class SshLauncher implements Launcher {
         }
     }
 
-    private WrappedStep start(ClusterSpec.Node node, List<String> shownArgs, List<String> remoteArgv,
-                              Duration timeout) throws IOException {
+    WrappedStep start(ClusterSpec.Node node, List<String> shownArgs, List<String> remoteArgv, Duration timeout)
+            throws IOException {
         SshCommand command = command(node);
         return WrappedStep.start(node.name(), shownArgs, command,
                 command.argv(ProcessGroupWrapper.remoteCommand(remoteArgv), timeout));

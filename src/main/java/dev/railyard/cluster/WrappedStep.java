@@ -87,6 +87,11 @@ final class WrappedStep implements RemoteProcess {
         return new WrappedStep(node, List.of(), transport, p, false);
     }
 
+    /** The local transport process (tests kill it as a crashing coordinator would). */
+    ProcessHandle transportProcess() {
+        return process.toHandle();
+    }
+
     @Override
     public boolean isAlive() {
         return process.isAlive();

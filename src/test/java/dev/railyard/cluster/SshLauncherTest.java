@@ -28,7 +28,7 @@ class SshLauncherTest {
 
     @BeforeAll
     static void up() {
-        cluster = TestCluster.up("ssht", 3);
+        cluster = TestCluster.up("ssht", 4);
         bundle = TestBundle.build();
     }
 
@@ -156,6 +156,46 @@ class SshLauncherTest {
             Files.delete(empty);
         }
         assertThat(Files.size(cluster.dir().resolve("known_hosts"))).isPositive();
+    }
+
+    @Test
+    void hostKilledMidStepIsUnreachable() throws Exception {
+        String port = Integer.toString(44000 + (int) (ProcessHandle.current().pid() % 1000));
+        try (SshLauncher l = launcher()) {
+            assertThat(l.prepare(cluster.node("h4"), Duration.ofSeconds(120)).status()).isEqualTo(StepStatus.EXITED);
+            RemoteProcess server = l.start(cluster.node("h4"), List.of("bench", "tcp", "server", "--port", port),
+                    Duration.ofSeconds(120));
+            awaitProcess("h4", "--port " + port, true);
+            cluster.verb("kill-host", "h4");
+            StepResult r = server.await(Duration.ofSeconds(60));
+            assertThat(r.status()).as(r.detail()).isEqualTo(StepStatus.UNREACHABLE);
+            assertThat(r.detail()).matches("ssh: (Connection to " + cluster.node("h4").address().replace(".", "\\.")
+                    + " closed by remote host\\.|Timeout, server " + cluster.node("h4").address().replace(".", "\\.")
+                    + " not responding\\.|client_loop: send disconnect: Broken pipe)");
+        }
+    }
+
+    @Test
+    void coordinatorDyingTakesTheRemoteStepWithIt() throws Exception {
+        String marker = Integer.toString(3000 + (int) (ProcessHandle.current().pid() % 1000));
+        try (SshLauncher l = launcher()) {
+            WrappedStep step = l.start(cluster.node("h1"), List.of(), List.of("sleep", marker),
+                    Duration.ofSeconds(60));
+            awaitProcess("h1", "sleep " + marker, true);
+            // what kill -9 of railyard does to its ssh children: the connection just ends
+            step.transportProcess().destroyForcibly();
+            awaitProcess("h1", "sleep " + marker, false);
+        }
+    }
+
+    /** Polls the host's processes until one whose command line contains {@code text} is there (or gone). */
+    private static void awaitProcess(String host, String text, boolean present) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (processesIn(host).stream().anyMatch(c -> c.contains(text)) != present) {
+            assertThat(System.nanoTime()).as("a process with \"" + text + "\" on " + host
+                    + (present ? " to start" : " to end")).isLessThan(deadline);
+            Thread.sleep(100);
+        }
     }
 
     private static List<String> processesIn(String host) {

@@ -158,7 +158,6 @@ EOF
     for i in $(seq 1 "$n"); do echo "      h$i: {netdev: eth0, address: $net.0.$i}"; done
     echo "  - name: data"
     echo "    role: compute"
-    echo "    link_layer: ethernet"
     echo "    subnet: $net.1.0/24"
     echo "    bind:"
     for i in $(seq 1 "$n"); do echo "      h$i: {netdev: eth1, address: $net.1.$i}"; done

@@ -19,12 +19,15 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -53,6 +56,7 @@ public final class BundleBuilder {
             """.formatted(MAIN_CLASS);
 
     private static final Duration JLINK_TIMEOUT = Duration.ofMinutes(5);
+    private static final Pattern BUNDLE_LINE = Pattern.compile("railyard bundle ([0-9a-f]{16,64})");
 
     private final Path javaHome;
     private final Path cacheDir;
@@ -102,6 +106,9 @@ public final class BundleBuilder {
         if (Files.isRegularFile(tarball)) return new Bundle(tarball, hash);
         Path jlink = javaHome.resolve("bin").resolve("jlink");
         if (!Files.isExecutable(jlink)) {
+            // Railyard running from a bundle (a node without a JDK) passes on the bundle it runs from
+            Optional<Bundle> running = runningBundle();
+            if (running.isPresent()) return running.get();
             throw new RailyardException.MissingPrerequisite("no jlink in " + javaHome + ": a bundle is made from a "
                     + "JDK 25", "run railyard bundle with a JDK 25 (export JAVA_HOME=/path/to/jdk-25)");
         }
@@ -121,6 +128,34 @@ public final class BundleBuilder {
             throw new UncheckedIOException("cannot build the bundle in " + tarball.getParent(), e);
         }
         return new Bundle(tarball, hash);
+    }
+
+    /**
+     * The bundle this JVM runs from (its runtime sits in a directory with a BUNDLE file), packed again into the
+     * cache under its own hash; empty when this JVM is not a bundle's.
+     */
+    private Optional<Bundle> runningBundle() {
+        Path root = javaHome.getParent();
+        Path manifest = root == null ? null : root.resolve("BUNDLE");
+        if (manifest == null || !Files.isRegularFile(manifest)) return Optional.empty();
+        try {
+            String first = Files.readAllLines(manifest).stream().findFirst().orElse("");
+            Matcher m = BUNDLE_LINE.matcher(first);
+            if (!m.matches()) return Optional.empty();
+            String hash = m.group(1);
+            Path tarball = cacheDir.resolve("bundles").resolve("railyard-" + hash + ".tar.gz");
+            if (Files.isRegularFile(tarball)) return Optional.of(new Bundle(tarball, hash));
+            Files.createDirectories(tarball.getParent());
+            Path partial = Files.createTempFile(tarball.getParent(), "railyard-" + hash, ".partial");
+            List<String> argv = new ArrayList<>(List.of("tar", "-czf", partial.toString(), "--owner=0", "--group=0",
+                    "--numeric-owner", "-C", root.toString()));
+            argv.addAll(List.of("BUNDLE", "app", "bin", "runtime"));
+            run(argv, "tar");
+            Files.move(partial, tarball, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            return Optional.of(new Bundle(tarball, hash));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot pack the running bundle " + root, e);
+        }
     }
 
     private void stage(Path stage, List<Path> classPath, String hash, Path jlink) throws IOException {

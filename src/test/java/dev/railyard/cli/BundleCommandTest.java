@@ -61,6 +61,20 @@ class BundleCommandTest {
         assertThat(version.exitCode()).as(version.stderr()).isZero();
         assertThat(version.stdout()).startsWith("{");
 
+        // the unpacked bundle, on a machine without a JDK, passes itself on: same hash, same contents
+        Path passedOn = dir.resolve("again.tar.gz");
+        CommandRunner.Result rebundle = CommandRunner.system().run(
+                List.of(unpacked.resolve("bin/railyard").toString(), "bundle", "--out", passedOn.toString(),
+                        "--cache-dir", dir.resolve("node-cache").toString()),
+                Duration.ofMinutes(1), dir, Map.of("PATH", "/usr/bin:/bin", "JAVA_HOME", "/nonexistent"));
+        assertThat(rebundle.exitCode()).as(rebundle.stderr()).isZero();
+        assertThat(rebundle.stdout()).startsWith("wrote " + passedOn + ": bundle " + hash + ", ");
+        Path reunpacked = Files.createDirectories(dir.resolve("node2"));
+        assertThat(CommandRunner.system().run(List.of("tar", "-xzf", passedOn.toString(), "-C", reunpacked.toString()),
+                Duration.ofMinutes(1)).ok()).isTrue();
+        assertThat(reunpacked.resolve("BUNDLE")).hasSameTextualContentAs(unpacked.resolve("BUNDLE"));
+        assertThat(reunpacked.resolve("runtime/bin/java")).isExecutable();
+
         CommandLine second = new CommandLine(new BundleCommand(() -> cp));
         second.setExecutionExceptionHandler(new ExitCodes.ExceptionHandler());
         second.setErr(new PrintWriter(new StringWriter()));

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -34,7 +33,7 @@ public final class SlurmLauncher implements Launcher {
     private volatile String jobId;
     private volatile Optional<String> broadcast = Optional.empty();
     private final Map<String, String> railyardOnNode = new ConcurrentHashMap<>();
-    private final Set<WrappedStep> running = ConcurrentHashMap.newKeySet();
+    private final RunningSteps running = new RunningSteps();
 
     /**
      * {@code environment} is the whole environment Slurm's commands get (System.getenv() for a user; tests add
@@ -97,12 +96,12 @@ public final class SlurmLauncher implements Launcher {
         if (probe.status() != StepStatus.EXITED) return probe;
         var answer = NodeCache.parse(probe.stdout());
         if (probe.exitCode() != 0 || answer.isEmpty()) {
-            return SshLauncher.failed(node, probe, "could not find the cache directory on " + node.name() + ": "
+            return RunningSteps.failed(node, probe, "could not find the cache directory on " + node.name() + ": "
                     + (probe.stdout() + probe.stderr()).strip());
         }
         if (answer.get().present()) {
             railyardOnNode.put(node.name(), answer.get().railyard());
-            return SshLauncher.done(node, start, "bundle " + bundle.hash() + " already at " + answer.get().dir());
+            return RunningSteps.done(node, start, "bundle " + bundle.hash() + " already at " + answer.get().dir());
         }
         String copy;
         try {
@@ -115,11 +114,11 @@ public final class SlurmLauncher implements Launcher {
                 answer.get().dir(), copy), timeout);
         if (unpack.status() != StepStatus.EXITED) return unpack;
         if (unpack.exitCode() != 0) {
-            return SshLauncher.failed(node, unpack, "unpacking the bundle on " + node.name() + " failed: "
+            return RunningSteps.failed(node, unpack, "unpacking the bundle on " + node.name() + " failed: "
                     + unpack.stderr().strip());
         }
         railyardOnNode.put(node.name(), answer.get().railyard());
-        return SshLauncher.done(node, start, "copied bundle " + bundle.hash() + " to " + answer.get().dir()
+        return RunningSteps.done(node, start, "copied bundle " + bundle.hash() + " to " + answer.get().dir()
                 + " (sbcast)");
     }
 
@@ -143,7 +142,7 @@ public final class SlurmLauncher implements Launcher {
         String program = railyardOnNode.get(node.name());
         if (program == null) {
             StepResult prepared = prepare(node, timeout);
-            if (prepared.status() != StepStatus.EXITED || prepared.exitCode() != 0) return prepared;
+            if (!RunningSteps.prepared(prepared)) return prepared;
             program = railyardOnNode.get(node.name());
         }
         return execute(node, jobId, railyardArgs, withProgram(program, railyardArgs), timeout);
@@ -155,29 +154,13 @@ public final class SlurmLauncher implements Launcher {
         String program = railyardOnNode.get(node.name());
         if (program == null) {
             StepResult prepared = prepare(node, timeout);
-            if (prepared.status() != StepStatus.EXITED || prepared.exitCode() != 0) {
-                return SshLauncher.ended(prepared);
-            }
+            if (!RunningSteps.prepared(prepared)) return RunningSteps.ended(prepared);
             program = railyardOnNode.get(node.name());
         }
         try {
-            WrappedStep step = start(node, jobId, railyardArgs, withProgram(program, railyardArgs), timeout);
-            return new RemoteProcess() {
-                @Override public boolean isAlive() { return step.isAlive(); }
-                @Override public StepResult await(Duration t) throws InterruptedException {
-                    try {
-                        return step.await(t);
-                    } finally {
-                        running.remove(step);
-                    }
-                }
-                @Override public void close() {
-                    step.close();
-                    running.remove(step);
-                }
-            };
+            return running.track(start(node, jobId, railyardArgs, withProgram(program, railyardArgs), timeout));
         } catch (IOException e) {
-            return SshLauncher.ended(launchFailed(node, railyardArgs, e));
+            return RunningSteps.ended(launchFailed(node, railyardArgs, e));
         }
     }
 
@@ -189,20 +172,13 @@ public final class SlurmLauncher implements Launcher {
         } catch (IOException e) {
             return launchFailed(node, shownArgs, e);
         }
-        try {
-            return step.await(timeout);
-        } finally {
-            running.remove(step);
-        }
+        return running.await(step, timeout);
     }
 
     private WrappedStep start(ClusterSpec.Node node, String job, List<String> shownArgs, List<String> argv,
                               Duration timeout) throws IOException {
         SrunStep srun = new SrunStep(job, node.name());
-        WrappedStep step = WrappedStep.start(node.name(), shownArgs, srun, srun.argv(argv, timeout),
-                extraEnvironment());
-        running.add(step);
-        return step;
+        return WrappedStep.start(node.name(), shownArgs, srun, srun.argv(argv, timeout), extraEnvironment());
     }
 
     /** The environment Slurm's commands run with (put over this process's own, which it normally equals). */
@@ -224,8 +200,7 @@ public final class SlurmLauncher implements Launcher {
     /** Stops every step still running; gives back the allocation this launcher asked for. */
     @Override
     public void close() {
-        List.copyOf(running).parallelStream().forEach(WrappedStep::close);
-        running.clear();
+        running.closeAll();
         String job = jobId;
         if (ownAllocation && job != null) {
             runner.run(List.of("scancel", job), Duration.ofSeconds(30), Path.of("."), extraEnvironment());

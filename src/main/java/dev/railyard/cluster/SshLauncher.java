@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -22,7 +21,7 @@ public final class SshLauncher implements Launcher {
     private final RemoteRailyard railyard;
     private final String ssh;
     private final Map<String, String> railyardOnNode = new ConcurrentHashMap<>();
-    private final Set<WrappedStep> running = ConcurrentHashMap.newKeySet();
+    private final RunningSteps running = new RunningSteps();
 
     public SshLauncher(ClusterSpec spec, RemoteRailyard railyard) {
         this(spec, railyard, "ssh");
@@ -59,24 +58,24 @@ public final class SshLauncher implements Launcher {
         if (probe.status() != StepStatus.EXITED) return probe;
         var answer = NodeCache.parse(probe.stdout());
         if (probe.exitCode() != 0 || answer.isEmpty()) {
-            return failed(node, probe, "could not find the cache directory on " + node.name() + ": "
+            return RunningSteps.failed(node, probe, "could not find the cache directory on " + node.name() + ": "
                     + (probe.stdout() + probe.stderr()).strip());
         }
         String dir = answer.get().dir();
         if (answer.get().present()) {
             railyardOnNode.put(node.name(), answer.get().railyard());
-            return done(node, start, "bundle " + bundle.hash() + " already at " + dir);
+            return RunningSteps.done(node, start, "bundle " + bundle.hash() + " already at " + dir);
         }
         Duration left = timeout.minus(Duration.ofNanos(System.nanoTime() - start));
         StepResult copy = copy(node, bundle, dir, left);
         if (!copy.completed() || copy.exitCode() != 0) {
             return copy.status() == StepStatus.EXITED
-                    ? failed(node, copy, "copying the bundle to " + node.name() + ":" + dir + " failed: "
+                    ? RunningSteps.failed(node, copy, "copying the bundle to " + node.name() + ":" + dir + " failed: "
                             + copy.stderr().strip())
                     : copy;
         }
         railyardOnNode.put(node.name(), dir + "/bin/railyard");
-        return done(node, start, "copied bundle " + bundle.hash() + " to " + dir);
+        return RunningSteps.done(node, start, "copied bundle " + bundle.hash() + " to " + dir);
     }
 
     /** ssh with the tarball as stdin; not under the wrapper, whose stdin is its kill signal. */
@@ -90,12 +89,7 @@ public final class SshLauncher implements Launcher {
         } catch (IOException e) {
             return launchFailed(node, List.of(), e);
         }
-        running.add(step);
-        try {
-            return step.await(timeout);
-        } finally {
-            running.remove(step);
-        }
+        return running.await(step, timeout);
     }
 
     @Override
@@ -104,7 +98,7 @@ public final class SshLauncher implements Launcher {
         String program = railyardOnNode.get(node.name());
         if (program == null) {
             StepResult prepared = prepare(node, timeout);
-            if (prepared.status() != StepStatus.EXITED || prepared.exitCode() != 0) return prepared;
+            if (!RunningSteps.prepared(prepared)) return prepared;
             program = railyardOnNode.get(node.name());
         }
         return execute(node, railyardArgs, withProgram(program, railyardArgs), timeout);
@@ -116,15 +110,13 @@ public final class SshLauncher implements Launcher {
         String program = railyardOnNode.get(node.name());
         if (program == null) {
             StepResult prepared = prepare(node, timeout);
-            if (prepared.status() != StepStatus.EXITED || prepared.exitCode() != 0) return ended(prepared);
+            if (!RunningSteps.prepared(prepared)) return RunningSteps.ended(prepared);
             program = railyardOnNode.get(node.name());
         }
         try {
-            WrappedStep step = start(node, railyardArgs, withProgram(program, railyardArgs), timeout);
-            running.add(step);
-            return new Tracked(step);
+            return running.track(start(node, railyardArgs, withProgram(program, railyardArgs), timeout));
         } catch (IOException e) {
-            return ended(launchFailed(node, railyardArgs, e));
+            return RunningSteps.ended(launchFailed(node, railyardArgs, e));
         }
     }
 
@@ -137,12 +129,7 @@ public final class SshLauncher implements Launcher {
         } catch (IOException e) {
             return launchFailed(node, shownArgs, e);
         }
-        running.add(step);
-        try {
-            return step.await(timeout);
-        } finally {
-            running.remove(step);
-        }
+        return running.await(step, timeout);
     }
 
     WrappedStep start(ClusterSpec.Node node, List<String> shownArgs, List<String> remoteArgv, Duration timeout)
@@ -167,54 +154,9 @@ public final class SshLauncher implements Launcher {
                 "could not start " + ssh + ": " + e.getMessage() + " (install openssh-client)");
     }
 
-    static StepResult failed(ClusterSpec.Node node, StepResult from, String detail) {
-        return new StepResult(node.name(), from.args(), StepStatus.LAUNCH_FAILED, from.exitCode(), from.stdout(),
-                from.stderr(), from.elapsed(), detail);
-    }
-
-    static StepResult done(ClusterSpec.Node node, long startNanos, String detail) {
-        return new StepResult(node.name(), List.of(), StepStatus.EXITED, 0, "", "",
-                Duration.ofNanos(System.nanoTime() - startNanos), detail);
-    }
-
-    static RemoteProcess ended(StepResult result) {
-        return new RemoteProcess() {
-            @Override public boolean isAlive() { return false; }
-            @Override public StepResult await(Duration timeout) { return result; }
-            @Override public void close() { }
-        };
-    }
-
-    /** A started step that leaves the running set when it is awaited or closed. */
-    private final class Tracked implements RemoteProcess {
-        private final WrappedStep step;
-
-        Tracked(WrappedStep step) {
-            this.step = step;
-        }
-
-        @Override public boolean isAlive() { return step.isAlive(); }
-
-        @Override
-        public StepResult await(Duration timeout) throws InterruptedException {
-            try {
-                return step.await(timeout);
-            } finally {
-                running.remove(step);
-            }
-        }
-
-        @Override
-        public void close() {
-            step.close();
-            running.remove(step);
-        }
-    }
-
     /** Stops every step still running, each with its remote process group. */
     @Override
     public void close() {
-        List.copyOf(running).parallelStream().forEach(WrappedStep::close);
-        running.clear();
+        running.closeAll();
     }
 }

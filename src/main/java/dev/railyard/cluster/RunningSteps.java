@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * The steps a launcher has running, so that {@code close()} (Ctrl-C, the end of a run) can stop each with its
@@ -51,9 +53,14 @@ final class RunningSteps {
         };
     }
 
-    /** Stops every step still running, side by side (each may wait a few seconds for its remote group to end). */
+    /**
+     * Stops every step still running, side by side: each may wait seconds for its remote group to end, and the
+     * common pool has one thread on a 2-core machine, so one virtual thread per step.
+     */
     void closeAll() {
-        List.copyOf(running).parallelStream().forEach(WrappedStep::close);
+        try (ExecutorService each = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (WrappedStep step : List.copyOf(running)) each.execute(step::close);
+        }
         running.clear();
     }
 

@@ -4,6 +4,10 @@
  *   Devices: FAKE_CUDA_DEVICES (default 2), or fake_cuda_set_devices(n); device d's PCI bus id is 0000:1D:00.0 + d.
  *   Time: a stream has a clock that only launches advance (the fake NCCL adds FAKE_LAUNCH_NS per call, see
  *   fake_nccl.c); an event records its stream's clock, so cudaEventElapsedTime is deterministic.
+ *   Memory: each device has FAKE_CUDA_MEM_BYTES (default 80 GiB) of which cudaMemGetInfo says all is free; a
+ *   cudaMalloc larger than that fails with cudaErrorMemoryAllocation, as on a real GPU.
+ *   No driver: with FAKE_CUDA_NO_DRIVER=1, the calls that need the driver return cudaErrorInsufficientDriver (35),
+ *   what the real runtime answers on a machine without an NVIDIA driver or with one older than itself.
  *   Trace: see fake_cudart.h.
  * Error codes and strings are the real ones (driver_types.h).
  */
@@ -14,17 +18,24 @@ typedef struct fake_stream *cudaStream_t;
 typedef struct fake_event *cudaEvent_t;
 
 enum {
-    cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2, cudaErrorInvalidDevice = 101,
+    cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2, cudaErrorInsufficientDriver = 35,
+    cudaErrorInvalidDevice = 101,
     cudaErrorInvalidResourceHandle = 400, cudaErrorPeerAccessAlreadyEnabled = 704
 };
 
 static int device_count = 2;
+static int no_driver = 0;
+static size_t memory_bytes = (size_t) 80 << 30;
 static __thread int current_device = 0;
 static unsigned peer_enabled[32]; /* bit p of [d]: d has enabled access to p */
 
 __attribute__((constructor)) static void devices_from_env(void) {
     const char *n = getenv("FAKE_CUDA_DEVICES");
     if (n && atoi(n) > 0 && atoi(n) <= 32) device_count = atoi(n);
+    const char *nd = getenv("FAKE_CUDA_NO_DRIVER");
+    no_driver = nd && strcmp(nd, "1") == 0;
+    const char *m = getenv("FAKE_CUDA_MEM_BYTES");
+    if (m && strtoull(m, NULL, 10) > 0) memory_bytes = (size_t) strtoull(m, NULL, 10);
 }
 
 /* Test controls (not CUDA). */
@@ -37,6 +48,7 @@ const char *cudaGetErrorString(cudaError_t e) {
         case cudaSuccess: return "no error";
         case cudaErrorInvalidValue: return "invalid argument";
         case cudaErrorMemoryAllocation: return "out of memory";
+        case cudaErrorInsufficientDriver: return "CUDA driver version is insufficient for CUDA runtime version";
         case cudaErrorInvalidDevice: return "invalid device ordinal";
         case cudaErrorInvalidResourceHandle: return "invalid resource handle";
         case cudaErrorPeerAccessAlreadyEnabled: return "peer access is already enabled";
@@ -48,6 +60,7 @@ static int valid_device(int d) { return d >= 0 && d < device_count; }
 
 cudaError_t cudaGetDeviceCount(int *n) {
     fake_trace("cudaGetDeviceCount");
+    if (no_driver) return cudaErrorInsufficientDriver;
     if (!n) return cudaErrorInvalidValue;
     *n = device_count;
     return cudaSuccess;
@@ -55,6 +68,7 @@ cudaError_t cudaGetDeviceCount(int *n) {
 
 cudaError_t cudaSetDevice(int d) {
     fake_trace("cudaSetDevice");
+    if (no_driver) return cudaErrorInsufficientDriver;
     if (!valid_device(d)) return cudaErrorInvalidDevice;
     current_device = d;
     return cudaSuccess;
@@ -85,7 +99,18 @@ static cudaError_t alloc(void **p, size_t bytes) {
 
 cudaError_t cudaMalloc(void **p, size_t bytes) {
     fake_trace("cudaMalloc");
+    if (no_driver) return cudaErrorInsufficientDriver;
+    if (bytes > memory_bytes) return cudaErrorMemoryAllocation;
     return alloc(p, bytes);
+}
+
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes) {
+    fake_trace("cudaMemGetInfo");
+    if (no_driver) return cudaErrorInsufficientDriver;
+    if (!free_bytes || !total_bytes) return cudaErrorInvalidValue;
+    *free_bytes = memory_bytes;
+    *total_bytes = memory_bytes;
+    return cudaSuccess;
 }
 
 cudaError_t cudaMallocHost(void **p, size_t bytes) {

@@ -1,13 +1,14 @@
 package dev.railyard.check;
 
-import dev.railyard.bench.nccltests.NcclNet;
-import dev.railyard.bench.nccltests.NcclTestsResult;
-import dev.railyard.bench.nccltests.NcclTestsRow;
-import dev.railyard.bench.nccltests.NcclTestsRun;
-import dev.railyard.bench.perftest.BwRow;
-import dev.railyard.bench.perftest.LatencyRow;
-import dev.railyard.bench.perftest.PerftestFailure;
-import dev.railyard.bench.perftest.PerftestResult;
+import dev.railyard.model.CheckId;
+import dev.railyard.model.NcclNet;
+import dev.railyard.model.NcclTestsResult;
+import dev.railyard.model.NcclTestsRow;
+import dev.railyard.model.NcclTestsRun;
+import dev.railyard.model.BwRow;
+import dev.railyard.model.LatencyRow;
+import dev.railyard.model.PerftestFailure;
+import dev.railyard.model.PerftestResult;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Severity;
 
@@ -19,9 +20,9 @@ import java.util.Optional;
 /** Turns parsed benchmark results into the bench.* findings of PRODUCT.md. Pure: no I/O. */
 public final class BenchVerdicts {
 
-    public static final String RDMA_BW = "bench.rdma.bw";
-    public static final String RDMA_LAT = "bench.rdma.lat";
-    public static final String NCCL_BUSBW = "bench.nccl.busbw";
+    public static final String RDMA_BW = CheckId.BENCH_RDMA_BW.id();
+    public static final String RDMA_LAT = CheckId.BENCH_RDMA_LAT.id();
+    public static final String NCCL_BUSBW = CheckId.BENCH_NCCL_BUSBW.id();
 
     /** Standard Ethernet / InfiniBand data rates a port can train down to, in Gb/s. */
     private static final double[] RATES = {1, 10, 25, 40, 50, 56, 100, 200, 400, 800};

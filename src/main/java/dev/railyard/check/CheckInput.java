@@ -3,6 +3,7 @@ package dev.railyard.check;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.NetInterface;
 import dev.railyard.model.NodeInventory;
+import dev.railyard.model.PciDevice;
 import dev.railyard.model.RdmaPort;
 
 import java.util.List;
@@ -60,6 +61,15 @@ public record CheckInput(NodeInventory inventory, Optional<ClusterSpec> spec, St
         return inventory.interfaces().stream()
                 .filter(i -> i.rdmaPorts().stream().anyMatch(r -> r.device().equals(port.device()) && r.port() == port.port()))
                 .toList();
+    }
+
+    /**
+     * PCI functions whose vendor or class could not be read and that may be GPUs, as "address (why)": while there
+     * is one, a GPU count is not known.
+     */
+    public List<String> possibleUnreadGpus() {
+        return inventory.pciDevices().stream().filter(PciDevice::mayBeNvidiaGpu)
+                .map(d -> d.address() + " (" + String.join("; ", d.unreadableIds()) + ")").toList();
     }
 
     /** GPUs as the collectors listed them; falls back to NVIDIA display-class PCI functions when none were listed. */

@@ -24,7 +24,7 @@ public final class GpuEccCheck implements Check {
     public List<Finding> run(CheckInput in) {
         List<Finding> out = new ArrayList<>();
         for (Gpu g : in.inventory().gpu().gpus()) {
-            String subject = "GPU" + g.index();
+            String subject = g.subject();
             out.add(ecc(subject, g.ecc()));
             // Row remapping exists only on A100 and later; absent there is normal and the ECC finding covers the GPU.
             if (g.remappedRows() instanceof Reading.Present<RemappedRows>(RemappedRows rows)) {

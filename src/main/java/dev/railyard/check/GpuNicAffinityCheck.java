@@ -43,18 +43,20 @@ public final class GpuNicAffinityCheck implements Check {
                     .filter(p -> p.gpu().equals(g.name()) && fabricNics.contains(p.nic()))
                     .min(Comparator.comparing(PcieTopology.Pair::affinity));
             String expected = "a fabric NIC at PIX/PXB/PHB";
+            // named by bus ID too, like the gpu.* findings: an index alone shifts when a GPU drops off the bus
+            String subject = g.name() + " (" + g.pciAddress() + ")";
             if (best.isEmpty()) {
-                out.add(Finding.unknown(ID, g.name(), Reading.absent("no GPU-NIC pair computed for " + g.name()), expected));
+                out.add(Finding.unknown(ID, subject, Reading.absent("no GPU-NIC pair computed for " + g.name()), expected));
                 continue;
             }
             Affinity a = best.get().affinity();
             String observed = best.get().nic() + " " + a;
             if (a == Affinity.NODE || a == Affinity.SYS) {
-                out.add(Finding.of(ID, Severity.WARN, g.name(), observed, expected,
+                out.add(Finding.of(ID, Severity.WARN, subject, observed, expected,
                         "move the HCA into a slot on the GPU's root complex/CPU socket (nvidia-smi topo -m shows the "
                                 + "matrix); until then pin each job to the NIC nearest its GPU and expect lower GPUDirect RDMA bandwidth"));
             } else {
-                out.add(Finding.pass(ID, g.name(), observed, expected));
+                out.add(Finding.pass(ID, subject, observed, expected));
             }
         }
         return out;

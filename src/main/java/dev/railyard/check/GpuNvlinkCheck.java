@@ -27,7 +27,7 @@ public final class GpuNvlinkCheck implements Check {
         long expected = gpus.stream().mapToLong(g -> active(g.nvlinks())).max().orElse(0);
         List<Finding> out = new ArrayList<>();
         for (Gpu g : gpus) {
-            String subject = "GPU" + g.index();
+            String subject = g.subject();
             Reading<List<Gpu.NvLink>> r = g.nvlinks();
             if (!(r instanceof Reading.Present<List<Gpu.NvLink>>(List<Gpu.NvLink> links))) {
                 out.add(Finding.unknown(ID, subject, r, expected + " active links"));

@@ -26,7 +26,7 @@ public final class GpuPcieLinkCheck implements Check {
     public List<Finding> run(CheckInput in) {
         List<Finding> out = new ArrayList<>();
         for (Gpu g : in.inventory().gpu().gpus()) {
-            String subject = "GPU" + g.index();
+            String subject = g.subject();
             Reading<PcieLink> r = g.pcieLink();
             if (!(r instanceof Reading.Present<PcieLink>(PcieLink l))) {
                 out.add(Finding.unknown(ID, subject, r, "max generation and width"));

@@ -43,14 +43,19 @@ public final class GpuSpecCheck implements Check {
         ClusterSpec.Gpus w = want.get();
         List<Finding> out = new ArrayList<>();
         String expected = w.perNode() + " x " + w.model();
-        if (n != w.perNode()) {
+        List<String> unidentified = in.possibleUnreadGpus();
+        if (!unidentified.isEmpty()) {
+            // a function whose vendor/class is garbage may or may not be one of the GPUs: the count cannot be judged
+            out.add(Finding.of(COUNT, Severity.UNKNOWN, in.node(), n + " GPUs; PCI identity unreadable, may be GPUs: "
+                    + String.join(", ", unidentified), expected, ""));
+        } else if (n != w.perNode()) {
             out.add(Finding.of(COUNT, Severity.FAIL, in.node(), n + " GPUs", expected,
                     "check seating/power of the missing GPUs (lspci -d 10de:; nvidia-smi -L; dmesg | grep -i NVRM)"));
         } else {
             out.add(Finding.pass(COUNT, in.node(), n + " GPUs", expected));
         }
         for (Gpu g : gpus) {
-            String subject = "GPU" + g.index();
+            String subject = g.subject();
             Reading<String> name = g.name();
             if (!name.isPresent()) {
                 out.add(Finding.unknown(COUNT, subject, name, w.model()));

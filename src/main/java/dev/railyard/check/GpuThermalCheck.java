@@ -35,7 +35,7 @@ public final class GpuThermalCheck implements Check {
         double warnC = in.spec().map(s -> s.expect().gpuTempWarnC()).orElse(ClusterSpec.Expect.defaults().gpuTempWarnC());
         List<Finding> out = new ArrayList<>();
         for (Gpu g : in.inventory().gpu().gpus()) {
-            String subject = "GPU" + g.index();
+            String subject = g.subject();
             out.add(temperature(subject, g, warnC));
             out.add(throttle(subject, g.clockEvents()));
         }

@@ -1,7 +1,7 @@
 package dev.railyard.check;
 
 import dev.railyard.bench.perftest.PerftestPair;
-import dev.railyard.bench.perftest.PerftestResult;
+import dev.railyard.model.PerftestResult;
 import dev.railyard.bench.perftest.PerftestRunner;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Severity;

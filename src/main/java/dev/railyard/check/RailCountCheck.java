@@ -38,6 +38,11 @@ public final class RailCountCheck implements Check {
         if (rails == 0) return List.of(); // no fabric at all: a single-node box, nothing to share
         String observed = gpus + " GPUs, " + what;
         String expected = ">= " + gpus + " rails (one NIC port per GPU)";
+        List<String> unread = in.possibleUnreadGpus();
+        if (!unread.isEmpty()) {
+            return List.of(Finding.of(ID, Severity.UNKNOWN, in.node(), observed + "; PCI identity unreadable, may be GPUs: "
+                    + String.join(", ", unread), expected, ""));
+        }
         if (rails >= gpus) return List.of(Finding.pass(ID, in.node(), observed, expected));
         return List.of(Finding.of(ID, Severity.WARN, in.node(), observed, expected,
                 "GPUs share " + rails + " NIC port(s): add HCAs (one per GPU, under the GPU's PCIe switch) or cable and "

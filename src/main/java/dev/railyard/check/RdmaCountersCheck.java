@@ -10,7 +10,9 @@ import java.util.List;
 
 /**
  * rdma.counters: error counters non-zero on a port. One snapshot cannot tell "rising" (the agent's detectors do,
- * over a window); here any non-zero error since the counters were cleared is a WARN naming the counters.
+ * over a window); here any non-zero error since the counters were cleared is a WARN naming the counters. Every
+ * expected counter is judged: one that is missing or garbled beside readable ones makes an all-zero port UNKNOWN,
+ * naming it, never a PASS over the counters that happened to read.
  */
 public final class RdmaCountersCheck implements Check {
 
@@ -29,23 +31,32 @@ public final class RdmaCountersCheck implements Check {
         List<Finding> out = new ArrayList<>();
         for (RdmaPort p : in.ports()) {
             List<String> nonZero = new ArrayList<>();
+            List<String> unread = new ArrayList<>();
             int read = 0;
             for (String name : ERRORS) {
-                if (p.counter(name) instanceof Reading.Present<Long>(Long v)) {
-                    read++;
-                    if (v > 0) nonZero.add(name + "=" + v);
+                switch (p.counter(name)) {
+                    case Reading.Present<Long>(Long v) -> {
+                        read++;
+                        if (v > 0) nonZero.add(name + "=" + v);
+                    }
+                    case Reading.Failed<Long>(String path, String cause) -> unread.add(name + " (" + cause + ")");
+                    case Reading.Absent<Long>(String reason) -> unread.add(name + " (" + reason + ")");
                 }
             }
-            String expected = "all error counters 0";
+            String expected = "all " + ERRORS.size() + " error counters 0";
+            String unreadText = unread.isEmpty() ? "" : "; could not read " + unread.size() + ": " + String.join(", ", unread);
             if (read == 0) {
                 // i40iw and VFs print "N/A (no PMA)": there is nothing to judge, and that must show.
                 out.add(Finding.unknown(ID, p.ref(), p.counter(ERRORS.getFirst()), expected));
-            } else if (nonZero.isEmpty()) {
-                out.add(Finding.pass(ID, p.ref(), read + " error counters all 0", expected));
-            } else {
-                out.add(Finding.of(ID, Severity.WARN, p.ref(), String.join(", ", nonZero), expected,
+            } else if (!nonZero.isEmpty()) {
+                out.add(Finding.of(ID, Severity.WARN, p.ref(), String.join(", ", nonZero) + unreadText, expected,
                         "reseat or replace the cable/transceiver on " + p.ref() + " and watch the counters (perfquery -x;"
                                 + " railyard agent flags them when they rise); clear with perfquery -R"));
+            } else if (!unread.isEmpty()) {
+                // the kernel creates the port's PMA counters together: one missing or garbled hides its value
+                out.add(Finding.of(ID, Severity.UNKNOWN, p.ref(), read + " error counters 0" + unreadText, expected, ""));
+            } else {
+                out.add(Finding.pass(ID, p.ref(), read + " error counters all 0", expected));
             }
         }
         return out;

@@ -1,19 +1,19 @@
 package dev.railyard.cli;
 
 import dev.railyard.bench.gpu.GpuCopyBenchmark;
-import dev.railyard.bench.gpu.GpuCopyResult;
-import dev.railyard.bench.gpu.GpuCopyVerdict;
+import dev.railyard.model.GpuCopyResult;
+import dev.railyard.check.GpuCopyVerdict;
 import dev.railyard.collect.PciCollector;
 import dev.railyard.model.Finding;
 import dev.railyard.model.PciDevice;
 import dev.railyard.model.PcieLink;
 import dev.railyard.model.RailyardException;
-import dev.railyard.model.Severity;
+import dev.railyard.nativelib.CudaLibraries;
 import dev.railyard.nativelib.FfmCuda;
-import dev.railyard.nativelib.NativeLibrary;
 import dev.railyard.platform.HostRoot;
 import dev.railyard.report.FindingsText;
 import dev.railyard.report.Json;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -50,20 +50,15 @@ public final class BenchGpuCommand implements Callable<Integer> {
     @Option(names = "--no-peer", description = "Skip the GPU-to-GPU matrix.")
     boolean noPeer;
 
-    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json", description = "Output format.")
-    OutputFormat format;
+    @Mixin
+    FormatOption output = new FormatOption();
 
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
-        FfmCuda cuda = switch (NativeLibrary.open(FfmCuda.CANDIDATES)) {
-            case NativeLibrary.Loaded.Ok ok -> new FfmCuda(ok.library());
-            case NativeLibrary.Loaded.Unavailable u -> throw new RailyardException.MissingPrerequisite(
-                    "the CUDA runtime (libcudart) could not be loaded: " + u.reason(),
-                    "install the CUDA runtime (cuda-cudart-13-0) or add /usr/local/cuda/lib64 to LD_LIBRARY_PATH");
-        };
+        FfmCuda cuda = CudaLibraries.cudart();
         int count = cuda.deviceCount();
         int[] chosen = devices == null ? IntStream.range(0, count).toArray()
                 : devices.stream().mapToInt(Integer::intValue).toArray();
@@ -73,14 +68,14 @@ public final class BenchGpuCommand implements Callable<Integer> {
         GpuCopyResult.Run run = new GpuCopyBenchmark(cuda, size, iters).run(chosen, !noPeer, pcieLinks());
         List<Finding> findings = GpuCopyVerdict.judge(run);
         PrintWriter out = spec.commandLine().getOut();
-        if (format == OutputFormat.JSON) {
+        if (output.json()) {
             out.println(Json.write(Map.of("run", run, "findings", findings)));
         } else {
             print(out, run);
             out.print(FindingsText.render("this node", findings));
         }
         out.flush();
-        return findings.stream().anyMatch(f -> f.severity() == Severity.FAIL) ? ExitCodes.FAIL_FINDING : ExitCodes.OK;
+        return ExitCodes.of(findings);
     }
 
     private static Map<String, PcieLink> pcieLinks() {

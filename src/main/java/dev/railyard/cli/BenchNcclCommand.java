@@ -3,16 +3,21 @@ package dev.railyard.cli;
 import dev.railyard.bench.nccl.Collective;
 import dev.railyard.bench.nccl.DataType;
 import dev.railyard.bench.nccl.NcclBenchConfig;
-import dev.railyard.bench.nccl.NcclBenchResult;
+import dev.railyard.model.NcclBenchResult;
 import dev.railyard.bench.nccl.NcclBenchmark;
 import dev.railyard.bench.nccl.NcclSession;
-import dev.railyard.bench.nccl.NcclSizeResult;
+import dev.railyard.model.NcclSizeResult;
 import dev.railyard.bench.nccl.NcclTable;
 import dev.railyard.bench.nccl.RankGroup;
 import dev.railyard.bench.nccl.TcpRendezvous;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import dev.railyard.check.NcclBenchVerdict;
+import dev.railyard.model.Finding;
 import dev.railyard.model.RailyardException;
+import dev.railyard.report.VerdictText;
 import dev.railyard.nativelib.FfmNccl;
 import dev.railyard.report.Json;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -23,6 +28,8 @@ import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -84,7 +91,8 @@ public final class BenchNcclCommand implements Callable<Integer> {
     @Option(names = {"-o", "--op"}, defaultValue = "sum", description = "Reduction: sum (default), prod, max, min, avg.")
     String op;
 
-    @Option(names = {"-r", "--root"}, defaultValue = "0", description = "Root rank for broadcast and reduce (default ${DEFAULT-VALUE}).")
+    // not --root: everywhere else --root names a captured tree
+    @Option(names = {"-r", "--root-rank"}, defaultValue = "0", description = "Root rank for broadcast and reduce (default ${DEFAULT-VALUE}).")
     int root;
 
     @Option(names = {"-c", "--check"}, defaultValue = "1", description = "1 (default) verifies each size once after timing it (#wrong); 0 skips that.")
@@ -95,6 +103,14 @@ public final class BenchNcclCommand implements Callable<Integer> {
 
     @Option(names = "--procs", defaultValue = "0", description = "Start this many local processes, one rank (and GPU) each.")
     int procs;
+
+    @Option(names = "--procs-timeout", defaultValue = "1800", paramLabel = "S",
+            description = "With --procs: stop every rank after S seconds (default ${DEFAULT-VALUE}).")
+    int procsTimeout;
+
+    @Option(names = "--expect-busbw", paramLabel = "GB/s",
+            description = "Pass at this busbw (GB/s, as the table prints it) or more at the largest size; default: the spec's expect.nccl_busbw_gbytes_per_s.")
+    Double expectBusbw;
 
     @Option(names = "--rank", description = "This process's rank (default: from OMPI_COMM_WORLD_RANK, SLURM_PROCID, PMI_RANK).")
     Integer rank;
@@ -108,22 +124,38 @@ public final class BenchNcclCommand implements Callable<Integer> {
     @Option(names = "--rendezvous", paramLabel = "HOST:PORT", description = "Where rank 0 hands out the NCCL id (default: $RAILYARD_RENDEZVOUS or $MASTER_ADDR:$MASTER_PORT).")
     String rendezvous;
 
-    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json", description = "Output format.")
-    OutputFormat format;
+    @Mixin
+    FormatOption output = new FormatOption();
+
+    @Mixin
+    SpecOption specOption = new SpecOption();
 
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
+        // every argument is judged before a library is loaded or a GPU touched
+        if (ngpus < 1) throw new RailyardException.Usage("-g " + ngpus + ": a run needs at least one GPU", "e.g. -g 2");
+        if (procs < 0) throw new RailyardException.Usage("--procs " + procs + " is negative", "e.g. --procs 4");
+        if (procsTimeout < 1) throw new RailyardException.Usage("--procs-timeout must be at least 1 second", "e.g. --procs-timeout 600");
+        if (root < 0) throw new RailyardException.Usage("--root-rank " + root + " is negative", "ranks count from 0");
         NcclBenchConfig cfg = config();
+        Optional<Double> floor = Optional.ofNullable(expectBusbw)
+                .or(() -> specOption.load().flatMap(c -> c.expect().ncclBusbwGBps()));
         if (procs > 0) {
             NcclSession.open().close(); // a missing library is said once here, not once per rank
-            return LocalRankLauncher.launch(procs, spec.commandLine().getParseResult().originalArgs());
+            return LocalRankLauncher.launch(procs, spec.commandLine().getParseResult().originalArgs(),
+                    Duration.ofSeconds(procsTimeout), spec.commandLine().getErr());
         }
-        RankEnvironment env = RankEnvironment.detect(rank, nranks, device, rendezvous);
+        RankEnvironment env = RankEnvironment.detect(rank, nranks, device, rendezvous, System::getenv);
+        int ranksHere = env.multiProcess() ? env.nranks() : ngpus;
+        if (root >= ranksHere && (cfg.collective() == Collective.BROADCAST || cfg.collective() == Collective.REDUCE)) {
+            throw new RailyardException.Usage("--root-rank " + root + " but there are " + ranksHere + " ranks",
+                    "use a rank from 0 to " + (ranksHere - 1));
+        }
         try (NcclSession session = NcclSession.open()) {
-            long buffer = Math.max(cfg.maxBytes(), 16) + 64;
+            long buffer = Math.max(cfg.maxBytes(), 16) + NcclSession.BUFFER_SLACK;
             RankGroup group;
             int total;
             if (env.multiProcess()) {
@@ -138,16 +170,16 @@ public final class BenchNcclCommand implements Callable<Integer> {
                 total = ngpus;
             }
             try (group) {
-                return run(session, group, cfg, total);
+                return run(session, group, cfg, total, floor);
             }
         }
     }
 
-    private int run(NcclSession session, RankGroup group, NcclBenchConfig cfg, int total) {
+    private int run(NcclSession session, RankGroup group, NcclBenchConfig cfg, int total, Optional<Double> floor) {
         String version = FfmNccl.versionText(session.nccl().version());
         List<String> devices = session.ranks().stream().map(r -> r.device() + " [" + r.pciBusId() + "]").toList();
         PrintWriter out = spec.commandLine().getOut();
-        boolean text = format == OutputFormat.TEXT && group.reports();
+        boolean text = output.text() && group.reports();
         NcclTable table = new NcclTable(out);
         if (text) table.header(cfg, total, devices, version);
         List<NcclSizeResult> rows = new CopyOnWriteArrayList<>();
@@ -161,7 +193,24 @@ public final class BenchNcclCommand implements Callable<Integer> {
         });
         NcclBenchResult result = report(out, text, group, table, cfg, total, devices, version, rows, true, reported);
         Runtime.getRuntime().removeShutdownHook(onStop);
-        return result.wrongTotal() > 0 ? ExitCodes.FAIL_FINDING : ExitCodes.OK;
+        List<Finding> findings = NcclBenchVerdict.judge(subject(session), result, floor);
+        if (!group.reports()) return ExitCodes.of(findings);
+        if (text) {
+            out.println();
+            out.print(VerdictText.render(findings));
+        } else {
+            out.println(Json.write(new Report(result, findings)));
+        }
+        out.flush();
+        return ExitCodes.of(findings);
+    }
+
+    /** What --format json prints: the sweep's fields, then the findings on it. */
+    record Report(@JsonUnwrapped NcclBenchResult result, List<Finding> findings) {}
+
+    private static String subject(NcclSession session) {
+        return session.ranks().size() == 1 ? "rank " + session.ranks().getFirst().rank() + " of the run"
+                : session.ranks().size() + " GPUs of this node";
     }
 
     private NcclBenchResult report(PrintWriter out, boolean text, RankGroup group, NcclTable table, NcclBenchConfig cfg,
@@ -171,7 +220,8 @@ public final class BenchNcclCommand implements Callable<Integer> {
                 averageBusbw(rows), complete);
         if (!reported.compareAndSet(false, true)) return result;
         if (text) table.footer(result);
-        else if (group.reports()) out.println(Json.write(result));
+        // JSON carries the findings, so only an interrupted run prints its rows here
+        else if (group.reports() && !complete) out.println(Json.write(new Report(result, List.of())));
         out.flush();
         return result;
     }
@@ -194,29 +244,67 @@ public final class BenchNcclCommand implements Callable<Integer> {
     /** Where this process sits among the ranks, from flags or the launcher's variables. */
     record RankEnvironment(boolean multiProcess, int rank, int nranks, int device, InetSocketAddress rendezvous) {
 
-        static RankEnvironment detect(Integer rank, Integer nranks, Integer device, String rendezvous) {
-            Integer r = rank != null ? rank : env("OMPI_COMM_WORLD_RANK", "SLURM_PROCID", "PMI_RANK");
-            Integer n = nranks != null ? nranks : env("OMPI_COMM_WORLD_SIZE", "SLURM_NTASKS", "PMI_SIZE");
-            if (r == null || n == null || n <= 1) return new RankEnvironment(false, 0, 1, 0, null);
-            Integer local = device != null ? device : env("OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID");
-            String addr = rendezvous != null ? rendezvous : System.getenv("RAILYARD_RENDEZVOUS");
-            if (addr == null && System.getenv("MASTER_ADDR") != null) {
-                addr = System.getenv("MASTER_ADDR") + ":" + System.getenv().getOrDefault("MASTER_PORT", "29500");
+        static RankEnvironment detect(Integer rank, Integer nranks, Integer device, String rendezvous,
+                                      Function<String, String> environment) {
+            Integer r = rank != null ? rank : number(environment, "OMPI_COMM_WORLD_RANK", "SLURM_PROCID", "PMI_RANK");
+            Integer n = nranks != null ? nranks : number(environment, "OMPI_COMM_WORLD_SIZE", "SLURM_NTASKS", "PMI_SIZE");
+            if (n != null && n < 1) throw new RailyardException.Usage("the number of ranks is " + n, "--nranks must be 1 or more");
+            if (r == null || n == null || n <= 1) {
+                if (rank != null && (nranks == null || nranks <= 1) && rank != 0) {
+                    throw new RailyardException.Usage("--rank " + rank + " needs --nranks above it", "e.g. --rank 1 --nranks 2");
+                }
+                return new RankEnvironment(false, 0, 1, 0, null);
+            }
+            if (r < 0 || r >= n) {
+                throw new RailyardException.Usage("rank " + r + " is outside 0.." + (n - 1) + " (" + n + " ranks)",
+                        "give --rank from 0 to --nranks - 1, or check the launcher's rank variables");
+            }
+            Integer local = device != null ? device
+                    : number(environment, "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID");
+            if (local != null && local < 0) throw new RailyardException.Usage("--device " + local + " is negative", "CUDA devices count from 0");
+            String addr = rendezvous != null ? rendezvous : environment.apply("RAILYARD_RENDEZVOUS");
+            if (addr == null && environment.apply("MASTER_ADDR") != null) {
+                String port = environment.apply("MASTER_PORT");
+                addr = environment.apply("MASTER_ADDR") + ":" + (port == null ? "29500" : port);
             }
             if (addr == null) {
                 throw new RailyardException.Usage("rank " + r + " of " + n + " needs a rendezvous address",
                         "add --rendezvous HOST:PORT (rank 0's host), or set RAILYARD_RENDEZVOUS");
             }
-            int colon = addr.lastIndexOf(':');
-            if (colon <= 0) throw new RailyardException.Usage("--rendezvous " + addr + " is not HOST:PORT", "e.g. n1:29500");
-            InetSocketAddress isa = new InetSocketAddress(addr.substring(0, colon), Integer.parseInt(addr.substring(colon + 1)));
-            return new RankEnvironment(true, r, n, local == null ? r : local, isa);
+            return new RankEnvironment(true, r, n, local == null ? r : local, address(addr));
         }
 
-        private static Integer env(String... names) {
+        /** HOST:PORT, [IPv6]:PORT; a name that does not resolve is a usage error here, not a hang at the rendezvous. */
+        static InetSocketAddress address(String addr) {
+            int colon = addr.lastIndexOf(':');
+            String hint = "give rank 0's host and a free port, e.g. --rendezvous n1:29500";
+            if (colon <= 0 || colon == addr.length() - 1) throw new RailyardException.Usage("rendezvous '" + addr + "' is not HOST:PORT", hint);
+            String host = addr.substring(0, colon);
+            if (host.startsWith("[") && host.endsWith("]")) host = host.substring(1, host.length() - 1);
+            int port;
+            try {
+                port = Integer.parseInt(addr.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                throw new RailyardException.Usage("rendezvous '" + addr + "': the port is not a number", hint);
+            }
+            if (port < 1 || port > 65535) throw new RailyardException.Usage("rendezvous '" + addr + "': the port is not 1..65535", hint);
+            InetSocketAddress isa = new InetSocketAddress(host, port);
+            if (isa.isUnresolved()) {
+                throw new RailyardException.Usage("rendezvous host '" + host + "' does not resolve", hint);
+            }
+            return isa;
+        }
+
+        private static Integer number(Function<String, String> environment, String... names) {
             for (String name : names) {
-                String v = System.getenv(name);
-                if (v != null && !v.isBlank()) return Integer.valueOf(v.trim());
+                String v = environment.apply(name);
+                if (v == null || v.isBlank()) continue;
+                try {
+                    return Integer.valueOf(v.trim());
+                } catch (NumberFormatException e) {
+                    throw new RailyardException.Usage(name + "='" + v + "' is not a number",
+                            "unset it, or give --rank and --nranks on the command line");
+                }
             }
             return null;
         }

@@ -1,7 +1,8 @@
 package dev.railyard.cli;
 
+import dev.railyard.report.VerdictText;
 import dev.railyard.bench.perftest.PerftestPair;
-import dev.railyard.bench.perftest.PerftestResult;
+import dev.railyard.model.PerftestResult;
 import dev.railyard.bench.perftest.PerftestRunner;
 import dev.railyard.bench.perftest.PortChoice;
 import dev.railyard.check.PerftestPairVerdict;
@@ -20,6 +21,7 @@ import dev.railyard.platform.CommandRunner;
 import dev.railyard.platform.HostRoot;
 import dev.railyard.report.Json;
 import dev.railyard.spec.SpecReader;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -109,8 +111,8 @@ public final class BenchRdmaCommand implements Callable<Integer> {
     @Option(names = "--perftest-dir", paramLabel = "DIR", description = "Where the perftest binaries are (default: PATH).")
     Path perftestDir;
 
-    @Option(names = "--spec", paramLabel = "FILE", description = "Cluster spec: thresholds, and with --network the port and rate.")
-    Path specFile;
+    @Mixin
+    SpecOption specOption = new SpecOption();
 
     @Option(names = "--network", paramLabel = "NAME", description = "The spec network to test (needs --spec).")
     String network;
@@ -118,8 +120,8 @@ public final class BenchRdmaCommand implements Callable<Integer> {
     @Option(names = "--node", paramLabel = "NAME", description = "This node's name in the spec (default: hostname).")
     String node;
 
-    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json", description = "Output format.")
-    OutputFormat format;
+    @Mixin
+    FormatOption output = new FormatOption();
 
     @Spec
     CommandSpec spec;
@@ -152,15 +154,14 @@ public final class BenchRdmaCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (format == OutputFormat.JUNIT) throw new RailyardException.Usage("--format junit is for check", "use text or json");
         if (side == PerftestPair.Side.CLIENT && address == null) {
             throw new RailyardException.Usage("the client needs the server's address",
                     "railyard bench rdma client 10.0.0.2 (the server's address on the RDMA network)");
         }
-        if (network != null && specFile == null) {
+        if (network != null && !specOption.given()) {
             throw new RailyardException.Usage("--network needs --spec", "railyard bench rdma ... --spec cluster.yaml --network rail0");
         }
-        Optional<ClusterSpec> cluster = Optional.ofNullable(specFile).map(this::loadSpec);
+        Optional<ClusterSpec> cluster = specOption.load(specLoader);
         NodeInventory inv = inventory.get();
         Optional<ClusterSpec.Network> net = cluster.flatMap(this::network);
         Optional<ClusterSpec.Binding> bind = net.flatMap(n -> Optional.ofNullable(
@@ -182,7 +183,7 @@ public final class BenchRdmaCommand implements Callable<Integer> {
         ClusterSpec.Expect expect = cluster.map(ClusterSpec::expect).orElse(ClusterSpec.Expect.defaults());
 
         PrintWriter out = spec.commandLine().getOut();
-        PrintWriter progress = format == OutputFormat.JSON ? spec.commandLine().getErr() : out;
+        PrintWriter progress = output.json() ? spec.commandLine().getErr() : out;
         PerftestRunner runner = new PerftestRunner(runners.apply(line -> {
             progress.println(line);
             progress.flush();
@@ -193,7 +194,7 @@ public final class BenchRdmaCommand implements Callable<Integer> {
         PerftestRunner.Run run = runner.run(plan);
         Finding verdict = new PerftestPairVerdict(rate, expect.rdmaBwEfficiency(), expect.rdmaLatencyUs()).judge(pair, run);
         List<Finding> findings = List.of(verdict);
-        if (format == OutputFormat.JSON) {
+        if (output.json()) {
             out.println(Json.write(new Report(side.name().toLowerCase(), test.flag(), VerdictText.shellLine(argv), argv,
                     choice.port().ref(), choice.netdev().map(NetInterface::name), choice.gidIndex(),
                     pin ? choice.numaNode() : OptionalInt.empty(), choice.reason(), rate, run.exitCode(),
@@ -203,7 +204,7 @@ public final class BenchRdmaCommand implements Callable<Integer> {
             out.print(VerdictText.render(findings));
         }
         out.flush();
-        return VerdictText.exitCode(findings);
+        return ExitCodes.of(findings);
     }
 
     private void preamble(PrintWriter w, PerftestPair pair, List<String> argv, Optional<Double> rate, boolean pin) {
@@ -218,13 +219,6 @@ public final class BenchRdmaCommand implements Callable<Integer> {
         w.println("Peer:    " + pair.peerHint());
         w.println();
         w.flush();
-    }
-
-    private ClusterSpec loadSpec(Path file) {
-        if (!Files.isRegularFile(file)) {
-            throw new RailyardException.Usage("--spec " + file + " is not a file", "write one with: railyard init > cluster.yaml");
-        }
-        return specLoader.load(file);
     }
 
     private Optional<ClusterSpec.Network> network(ClusterSpec c) {

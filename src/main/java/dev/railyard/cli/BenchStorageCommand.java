@@ -1,14 +1,14 @@
 package dev.railyard.cli;
 
+import dev.railyard.report.VerdictText;
 import dev.railyard.bench.ToolParseException;
-import dev.railyard.bench.fio.FioDirection;
-import dev.railyard.bench.fio.FioJob;
-import dev.railyard.bench.fio.FioResult;
+import dev.railyard.model.FioDirection;
+import dev.railyard.model.FioJob;
+import dev.railyard.model.FioResult;
 import dev.railyard.bench.fio.FioRunner;
 import dev.railyard.bench.fio.FioSeqJob;
-import dev.railyard.bench.fio.StorageSeqVerdict;
+import dev.railyard.check.StorageSeqVerdict;
 import dev.railyard.check.SpecLoader;
-import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.RailyardException;
 import dev.railyard.model.Severity;
@@ -16,6 +16,7 @@ import dev.railyard.platform.CommandRunner;
 import dev.railyard.report.Json;
 import dev.railyard.spec.SpecReader;
 import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -30,6 +31,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 
 @Command(name = "storage",
@@ -42,8 +44,12 @@ import java.util.concurrent.Callable;
                         + "IOPS and completion latency, and judges bench.storage.seq against --expect-mbps or the spec's "
                         + "expect.storage_seq_mbps.",
                 "",
-                "With --dir, a scratch file " + BenchStorageCommand.SCRATCH + " is written there and removed after. "
-                        + "A --file that already exists is overwritten only with --force."},
+                "With --dir, a scratch file " + BenchStorageCommand.SCRATCH + " is written there and removed after, "
+                        + "Ctrl-C included. A --file that already exists is overwritten only with --force.",
+                "",
+                "Nothing is written unless the disk has room for --size and a margin (5 %, at least 256 MiB). "
+                        + "Without --size the file is as large as memory (so reads cannot come from the page cache), "
+                        + "at most a quarter of the free space and 16G."},
         footer = {"", "Exit codes: 0 ok, 1 a FAIL (fio failed or too slow), 2 usage, 3 fio missing.",
                 "", "Examples:",
                 "  railyard bench storage --dir /mnt/nvme",
@@ -65,7 +71,8 @@ public final class BenchStorageCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true)
     Target target;
 
-    @Option(names = "--size", defaultValue = "1G", paramLabel = "SIZE", description = "File size (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--size", paramLabel = "SIZE",
+            description = "File size, e.g. 4G (default: memory size, at most a quarter of the free space and 16G).")
     String size;
 
     @Option(names = "--runtime", defaultValue = "10", paramLabel = "S", description = "Seconds per job at most (default: ${DEFAULT-VALUE}).")
@@ -84,25 +91,29 @@ public final class BenchStorageCommand implements Callable<Integer> {
     @Option(names = "--expect-mbps", paramLabel = "MB/s", description = "Pass at this MB/s (10^6 bytes/s) or more, both ways.")
     Double expectMbps;
 
-    @Option(names = "--spec", paramLabel = "FILE", description = "Cluster spec with expect.storage_seq_mbps.")
-    Path specFile;
+    @Mixin
+    SpecOption specOption = new SpecOption();
 
-    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json", description = "Output format.")
-    OutputFormat format;
+    @Mixin
+    FormatOption output = new FormatOption();
 
     @Spec
     CommandSpec spec;
 
     private final CommandRunner runner;
     private final SpecLoader specLoader;
+    private final StorageRoom room;
+    private final Duration progressEvery;
 
     public BenchStorageCommand() {
-        this(CommandRunner.system(), file -> new SpecReader().read(file));
+        this(CommandRunner.system(), file -> new SpecReader().read(file), StorageRoom.live(), Duration.ofSeconds(5));
     }
 
-    BenchStorageCommand(CommandRunner runner, SpecLoader specLoader) {
+    BenchStorageCommand(CommandRunner runner, SpecLoader specLoader, StorageRoom room, Duration progressEvery) {
         this.runner = runner;
         this.specLoader = specLoader;
+        this.room = room;
+        this.progressEvery = progressEvery;
     }
 
     /** One direction's numbers as printed. */
@@ -114,39 +125,42 @@ public final class BenchStorageCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (format == OutputFormat.JUNIT) throw new RailyardException.Usage("--format junit is for check", "use text or json");
         if (runtime < 1) throw new RailyardException.Usage("--runtime must be at least 1 second", "e.g. --runtime 10");
-        checkSize("--size", size);
+        if (size != null) checkSize("--size", size);
         checkSize("--bs", blockSize);
-        Optional<Double> expect = Optional.ofNullable(expectMbps).or(() -> Optional.ofNullable(specFile)
-                .map(this::loadSpec).flatMap(c -> c.expect().storageSeqMBps()));
+        Optional<Double> expect = Optional.ofNullable(expectMbps).or(() -> specOption.load(specLoader)
+                .flatMap(c -> c.expect().storageSeqMBps()));
         Path file = file();
         boolean existed = Files.exists(file);
         refuseForeign(file, existed);
         boolean remove = !existed || file.getFileName().toString().equals(SCRATCH);
         refuseDirectOnTmpfs(file);
+        String fioSize = sizeWithRoom(file, existed);
 
         PrintWriter out = spec.commandLine().getOut();
-        PrintWriter progress = format == OutputFormat.JSON ? spec.commandLine().getErr() : out;
+        PrintWriter progress = output.json() ? spec.commandLine().getErr() : out;
         List<Measured> measured = new ArrayList<>();
         List<Finding> findings = new ArrayList<>();
         Optional<StorageSeqVerdict> verdict = expect.map(mbps -> new StorageSeqVerdict(mbps * 1e6 / 1_048_576.0));
         String subject = file.toAbsolutePath().getParent().toString();
+        // Ctrl-C or a kill: the scratch file goes too (fio, in the same process group, gets the signal as well)
+        Thread cleanUp = new Thread(() -> {
+            if (remove) deleteQuietly(file);
+        }, "bench-storage-clean-up");
+        Runtime.getRuntime().addShutdownHook(cleanUp);
         try {
             for (FioRunner.Pattern p : List.of(FioRunner.Pattern.WRITE, FioRunner.Pattern.READ)) {
-                FioSeqJob job = new FioSeqJob(p, file, size, runtime, blockSize, direct);
+                FioSeqJob job = new FioSeqJob(p, file, fioSize, runtime, blockSize, direct);
                 String line = VerdictText.shellLine(job.argv());
                 progress.println("Running: " + line);
                 progress.flush();
                 FioResult result;
-                try {
+                try (FioProgress ticking = FioProgress.start(progress, p.name().toLowerCase(Locale.ROOT), runtime,
+                        progressEvery)) {
                     result = new FioRunner(runner).run(job);
                 } catch (ToolParseException e) {
-                    findings.add(new Finding(StorageSeqVerdict.ID, Severity.FAIL, subject + " " + job.pattern().name()
-                            .toLowerCase(Locale.ROOT), e.getMessage(), "a fio result",
-                            "run the command above by hand to see fio's error; check that the directory is writable "
-                                    + "and has room for --size"
-                                    + (direct ? ", and that the filesystem supports O_DIRECT (else --no-direct)" : "")));
+                    findings.add(StorageSeqVerdict.fioFailed(subject, p.name().toLowerCase(Locale.ROOT), e.getMessage(),
+                            direct));
                     break;
                 }
                 // judged as the job we asked for: the verdict reads the direction from rw, which fio may omit
@@ -160,8 +174,13 @@ public final class BenchStorageCommand implements Callable<Integer> {
             }
         } finally {
             if (remove) deleteQuietly(file);
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanUp);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running and deletes the file itself
+            }
         }
-        if (format == OutputFormat.JSON) {
+        if (output.json()) {
             out.println(Json.write(new Report(file.toString(), measured, findings)));
         } else {
             out.println();
@@ -173,7 +192,7 @@ public final class BenchStorageCommand implements Callable<Integer> {
             out.print(VerdictText.render(findings));
         }
         out.flush();
-        return VerdictText.exitCode(findings);
+        return ExitCodes.of(findings);
     }
 
     static String table(List<Measured> rows) {
@@ -196,6 +215,23 @@ public final class BenchStorageCommand implements Callable<Integer> {
         } catch (picocli.CommandLine.TypeConversionException e) {
             throw new RailyardException.Usage(option + " '" + value + "' is not a size", "examples: 4K, 1M, 1G");
         }
+    }
+
+    /** The --size to give fio: the one asked for if the disk has room for it, else a refusal; or one that fits. */
+    private String sizeWithRoom(Path file, boolean existed) {
+        Path dir = file.toAbsolutePath().getParent();
+        long usable;
+        try {
+            usable = room.usableBytes(dir);
+            // a file that is there already is overwritten in place: its blocks count as room
+            if (existed && Files.isRegularFile(file)) usable += Files.size(file);
+        } catch (IOException e) {
+            throw new RailyardException.Usage("cannot read the free space of " + dir + " (" + e.getMessage() + ")",
+                    "give a --dir on a mounted, readable filesystem");
+        }
+        long bytes = size != null ? ByteSizeConverter.parse(size) : StorageRoom.defaultSize(usable, room.memoryBytes());
+        StorageRoom.requireRoom(dir, size != null ? "--size" : "the default size", bytes, usable);
+        return size != null ? size : StorageRoom.sizeOption(bytes);
     }
 
     private Path file() {
@@ -227,13 +263,6 @@ public final class BenchStorageCommand implements Callable<Integer> {
         } catch (IOException e) {
             // the directory cannot be inspected; fio will report what is wrong with it
         }
-    }
-
-    private ClusterSpec loadSpec(Path file) {
-        if (!Files.isRegularFile(file)) {
-            throw new RailyardException.Usage("--spec " + file + " is not a file", "write one with: railyard init > cluster.yaml");
-        }
-        return specLoader.load(file);
     }
 
     private static void deleteQuietly(Path file) {

@@ -1,18 +1,25 @@
 package dev.railyard.cli;
 
+import dev.railyard.platform.IoErrors;
 import dev.railyard.bench.tcp.BandwidthClient;
 import dev.railyard.bench.tcp.ClientSettings;
 import dev.railyard.bench.tcp.LatencyClient;
 import dev.railyard.bench.tcp.StopSignal;
 import dev.railyard.bench.tcp.TcpBenchServer;
 import dev.railyard.bench.tcp.TcpMode;
-import dev.railyard.bench.tcp.TcpResult;
+import dev.railyard.model.TcpResult;
 import dev.railyard.bench.tcp.TcpResultText;
 import dev.railyard.bench.tcp.Units;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import dev.railyard.check.TcpBenchVerdict;
+import dev.railyard.model.ClusterSpec;
+import dev.railyard.model.Finding;
 import dev.railyard.model.RailyardException;
+import dev.railyard.report.VerdictText;
 import dev.railyard.report.Json;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -29,6 +36,7 @@ import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Collections;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -79,11 +87,13 @@ public final class BenchTcpCommand implements Runnable {
             PrintWriter err = spec.commandLine().getErr();
             InetSocketAddress at = address == null ? new InetSocketAddress(port) : new InetSocketAddress(address, port);
             try (TcpBenchServer server = TcpBenchServer.bind(at, line -> log(err, line))) {
-                log(err, "listening on " + server.address() + (once ? " for one client run" : ""));
+                log(err, "listening on " + IoErrors.address(server.address()) + (once ? " for one client run" : ""));
                 server.serve(once);
             } catch (java.net.BindException e) {
-                throw new RailyardException.Usage("cannot listen on " + at + ": " + e.getMessage(),
-                        "pick another --port, or stop what listens there (ss -ltnp 'sport = :" + port + "')");
+                String reason = IoErrors.describe(e);
+                throw new RailyardException.Usage("cannot listen on " + IoErrors.address(at) + ": " + reason,
+                        reason.contains("not on this host") ? "--bind one of this host's addresses (ip -br addr)"
+                                : "pick another --port, or stop what listens there (ss -ltnp 'sport = :" + port + "')");
             }
             return ExitCodes.OK;
         }
@@ -139,8 +149,19 @@ public final class BenchTcpCommand implements Runnable {
         @Option(names = "--interface", paramLabel = "IFNAME", description = "Connect from this interface's address.")
         String iface;
 
-        @Option(names = "--format", defaultValue = "text", paramLabel = "text|json", description = "Output format (default: ${DEFAULT-VALUE}).")
-        OutputFormat format;
+        @Mixin
+        FormatOption output = new FormatOption();
+
+        @Mixin
+        SpecOption specOption = new SpecOption();
+
+        @Option(names = "--expect-gbps", paramLabel = "Gb/s",
+                description = "Bandwidth: pass at this many Gb/s or more (default: the spec's expect.tcp_gbps).")
+        Double expectGbps;
+
+        @Option(names = "--expect-latency-us", paramLabel = "US",
+                description = "Latency: pass at this one-way average in µs or less (default: the spec's expect.tcp_latency_us).")
+        Double expectLatencyUs;
 
         @Spec
         CommandSpec spec;
@@ -148,9 +169,13 @@ public final class BenchTcpCommand implements Runnable {
         @Override
         public Integer call() throws IOException {
             ClientSettings settings = settings();
+            Optional<ClusterSpec.Expect> specExpect = specOption.load().map(ClusterSpec::expect);
+            Optional<Double> floor = Optional.ofNullable(expectGbps).or(() -> specExpect.flatMap(ClusterSpec.Expect::tcpGbps));
+            Optional<Double> ceiling = Optional.ofNullable(expectLatencyUs)
+                    .or(() -> specExpect.flatMap(ClusterSpec.Expect::tcpLatencyUs));
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
-            boolean text = format == OutputFormat.TEXT;
+            boolean text = output.text();
             StopSignal signal = new StopSignal();
             CountDownLatch printed = new CountDownLatch(1);
             // Ctrl-C: stop the run, then hold the JVM until the partial results are printed.
@@ -170,11 +195,22 @@ public final class BenchTcpCommand implements Runnable {
                     case LATENCY -> new LatencyClient(settings, signal,
                             iv -> { if (text) progress(err, TcpResultText.progress(iv)); }).run();
                 };
-                out.print(text ? TcpResultText.render(result) : Json.write(result) + "\n");
+                List<Finding> findings = TcpBenchVerdict.judge(server + ":" + port, result, floor, ceiling);
+                if (text) {
+                    out.print(TcpResultText.render(result));
+                    out.println();
+                    out.print(VerdictText.render(findings));
+                } else {
+                    out.print(Json.write(new Report(result, findings)) + "\n");
+                }
                 out.flush();
-                return result.stop().complete() ? ExitCodes.OK : ExitCodes.FAIL_FINDING;
+                return result.stop().complete() ? ExitCodes.of(findings) : ExitCodes.FAIL_FINDING;
+            } catch (java.net.BindException e) {
+                throw usage("cannot connect from " + (bind != null ? bind : iface) + ": " + IoErrors.describe(e),
+                        "--bind one of this host's addresses (ip -br addr), or leave it out");
             } catch (ConnectException e) {
-                throw new RailyardException.MissingPrerequisite("cannot connect to " + settings.server() + ": " + e.getMessage(),
+                throw new RailyardException.MissingPrerequisite("cannot connect to " + IoErrors.address(settings.server())
+                        + ": " + IoErrors.describe(e),
                         "start 'railyard bench tcp server' on " + server + " first (and open port " + port + ")");
             } finally {
                 printed.countDown();
@@ -186,6 +222,9 @@ public final class BenchTcpCommand implements Runnable {
             }
         }
 
+        /** What --format json prints: the run's fields, then the findings on it. */
+        record Report(@JsonUnwrapped TcpResult result, List<Finding> findings) {}
+
         private static void progress(PrintWriter err, String line) {
             err.println(line);
             err.flush();
@@ -196,7 +235,6 @@ public final class BenchTcpCommand implements Runnable {
             if (streams < 1 || streams > 128) throw usage("--streams must be between 1 and 128, got " + streams, "e.g. --streams 4");
             if (mode == TcpMode.LATENCY && streams != 1) throw usage("--streams is for --mode bandwidth", "latency uses one connection");
             if (bind != null && iface != null) throw usage("give --bind or --interface, not both", "--interface eth0 uses eth0's address");
-            if (format == OutputFormat.JUNIT) throw usage("--format junit is for check results", "use text or json");
             if (count != null && count < 1) throw usage("--count must be at least 1", "e.g. --count 100000");
             if (count != null && mode == TcpMode.BANDWIDTH) throw usage("--count is for --mode latency", "bandwidth runs for --duration");
             Duration runFor = duration != null ? parseDuration("--duration", duration)
@@ -236,8 +274,8 @@ public final class BenchTcpCommand implements Runnable {
 
         private static long parseSize(String value) {
             try {
-                return Units.parseBytes(value);
-            } catch (IllegalArgumentException | ArithmeticException e) {
+                return ByteSizeConverter.parse(value);
+            } catch (CommandLine.TypeConversionException e) {
                 throw usage("--msg-size: " + e.getMessage(), "e.g. --msg-size 128K");
             }
         }

@@ -4,7 +4,10 @@ import picocli.CommandLine;
 
 import java.util.Locale;
 
-/** "8", "64K", "128M", "2G" as nccl-tests reads them (powers of 1024). */
+/**
+ * The one parser for sizes people type: "8", "64K", "128M", "2G", "1T" as nccl-tests and iperf3 read them (powers of
+ * 1024), with an optional "B" or "iB" after the unit ("64KiB", "1MB" are 64 KiB and 1 MiB).
+ */
 public final class ByteSizeConverter implements CommandLine.ITypeConverter<Long> {
     @Override
     public Long convert(String value) {
@@ -13,7 +16,8 @@ public final class ByteSizeConverter implements CommandLine.ITypeConverter<Long>
 
     public static long parse(String value) {
         String v = value.trim().toUpperCase(Locale.ROOT);
-        if (v.endsWith("B") && v.length() > 1 && !Character.isDigit(v.charAt(v.length() - 2))) v = v.substring(0, v.length() - 1);
+        if (v.endsWith("IB") && v.length() > 2) v = v.substring(0, v.length() - 2);
+        else if (v.endsWith("B") && v.length() > 1) v = v.substring(0, v.length() - 1);
         long mult = 1;
         char last = v.isEmpty() ? ' ' : v.charAt(v.length() - 1);
         switch (last) {

@@ -42,6 +42,11 @@ public final class CaptureCommand implements Callable<Integer> {
         if (Files.exists(out) && !force) {
             throw new RailyardException.Usage(out + " already exists", "choose another --out or add --force");
         }
+        Path dir = out.toAbsolutePath().getParent();
+        if (dir != null && !Files.isDirectory(dir)) {
+            throw new RailyardException.Usage("cannot write " + out + ": the directory " + dir + " does not exist",
+                    "create it first (mkdir -p " + dir + ") or choose another --out");
+        }
         NodeCapture.Result r = new NodeCapture(CommandRunner.system(), Clock.system()).capture(out);
         PrintWriter w = spec.commandLine().getOut();
         w.printf("wrote %s: %d paths%s%n", r.archive(), r.paths(),

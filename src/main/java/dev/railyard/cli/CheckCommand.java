@@ -10,7 +10,6 @@ import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NodeInventory;
 import dev.railyard.model.RailyardException;
-import dev.railyard.model.Severity;
 import dev.railyard.platform.Clock;
 import dev.railyard.report.FindingsJson;
 import dev.railyard.report.FindingsText;
@@ -22,8 +21,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -40,7 +37,7 @@ import java.util.concurrent.Callable;
                 "",
                 "With --spec, ports, netdevs, rates, MTUs and addresses are judged against the cluster spec; "
                         + "without one, only what can be judged from the node itself."},
-        footer = {"", "Exit codes: 0 no FAIL, 1 at least one FAIL, 2 usage or spec error, 3 a prerequisite missing.",
+        footer = {"", "Exit codes: 0 no FAIL, 1 at least one FAIL, 2 usage or spec error, 3 a prerequisite missing, 4 a bug.",
                 "JUnit: FAIL is a <failure>, UNKNOWN is <skipped>, WARN/INFO/PASS pass with their text in <system-out>.",
                 "", "Examples:",
                 "  railyard check",
@@ -51,8 +48,8 @@ public final class CheckCommand implements Callable<Integer> {
     @Mixin
     RootOption root;
 
-    @Option(names = "--spec", paramLabel = "FILE", description = "Cluster spec to judge against (railyard init writes one).")
-    Path specFile;
+    @Mixin
+    SpecOption specOption = new SpecOption();
 
     @Option(names = "--node", paramLabel = "NAME",
             description = "This node's name in the spec (default: the node's hostname).")
@@ -81,14 +78,7 @@ public final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Optional<ClusterSpec> cluster = Optional.empty();
-        if (specFile != null) {
-            if (!Files.isRegularFile(specFile)) {
-                throw new RailyardException.Usage("--spec " + specFile + " is not a file",
-                        "write one with: railyard init > cluster.yaml");
-            }
-            cluster = Optional.of(specLoader.load(specFile));
-        }
+        Optional<ClusterSpec> cluster = specOption.load(specLoader);
         NodeInventory inventory = new InventoryCollector(GpuCollector.forRoot(root.hostRoot()), Clock.system())
                 .collect(root.hostRoot());
         return report(inventory, cluster);
@@ -117,6 +107,6 @@ public final class CheckCommand implements Callable<Integer> {
             case JUNIT -> JUnitReport.render(name, findings);
         });
         out.flush();
-        return findings.stream().anyMatch(f -> f.severity() == Severity.FAIL) ? ExitCodes.FAIL_FINDING : ExitCodes.OK;
+        return ExitCodes.of(findings);
     }
 }

@@ -1,11 +1,13 @@
 package dev.railyard.cli;
 
+import dev.railyard.platform.IoErrors;
 import dev.railyard.diagnose.Diagnoser;
 import dev.railyard.diagnose.DiagnoseTargets;
 import dev.railyard.diagnose.DiagnosisReport;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.RailyardException;
 import dev.railyard.report.Json;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -43,9 +45,8 @@ public final class DiagnoseCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE|-", description = "A file with the tool's output, or - for stdin.")
     String input;
 
-    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json",
-            description = "Output format (default: ${DEFAULT-VALUE}).")
-    OutputFormat format;
+    @Mixin
+    FormatOption output = new FormatOption();
 
     @Option(names = "--rate", paramLabel = "GBPS",
             description = "The port's link rate in Gb/s (40 for 40GbE / QDR, 100, 200, 400) to judge perftest "
@@ -82,12 +83,9 @@ public final class DiagnoseCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (format == OutputFormat.JUNIT) {
-            throw new RailyardException.Usage("--format junit is for check results", "use text or json");
-        }
         DiagnosisReport report = Diagnoser.standard().diagnose(read(), targets());
         PrintWriter out = spec.commandLine().getOut();
-        out.print(format == OutputFormat.JSON ? Json.write(DiagnoseJson.of(report)) + "\n"
+        out.print(output.json() ? Json.write(DiagnoseJson.of(report)) + "\n"
                 : DiagnoseText.render(report));
         out.flush();
         return report.failed() ? ExitCodes.FAIL_FINDING : ExitCodes.OK;
@@ -119,9 +117,9 @@ public final class DiagnoseCommand implements Callable<Integer> {
         try {
             byte[] bytes = input.equals("-") ? stdin().readAllBytes() : Files.readAllBytes(Path.of(input));
             return new String(bytes, StandardCharsets.UTF_8);
-        } catch (IOException | RuntimeException e) {
-            throw new RailyardException.Usage("cannot read " + (input.equals("-") ? "stdin" : input) + ": " + e,
-                    "give a readable file, or - to read stdin", e);
+        } catch (IOException e) {
+            throw new RailyardException.Usage("cannot read " + (input.equals("-") ? "stdin" : input) + ": "
+                    + IoErrors.describe(e), "give a readable file, or - to read stdin", e);
         }
     }
 }

@@ -1,20 +1,33 @@
 package dev.railyard.cli;
 
+import dev.railyard.model.Finding;
 import dev.railyard.model.RailyardException;
+import dev.railyard.model.Severity;
+import dev.railyard.nativelib.NativeCallException;
+import dev.railyard.nativelib.NativeFailure;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
+import java.util.List;
 
-/** The one place exceptions become exit codes: 0 ok, 1 a FAIL finding, 2 usage/spec error, 3 prerequisite missing. */
+/**
+ * The one place exceptions become exit codes, as docs/exit-codes.md lists them: 0 ok, 1 a FAIL finding, 2 usage or
+ * spec error, 3 a prerequisite missing or failing (tool, library, driver, device), 4 Railyard itself failed (a bug).
+ */
 public final class ExitCodes {
     public static final int OK = 0;
     public static final int FAIL_FINDING = 1;
     public static final int USAGE = 2;
     public static final int PREREQUISITE = 3;
     /** A bug in Railyard itself; the message asks for --debug and a report. */
-    public static final int INTERNAL = 70;
+    public static final int INTERNAL = 4;
 
     private ExitCodes() {
+    }
+
+    /** The one rule from findings to an exit code: any FAIL is 1, anything else 0 (WARN and UNKNOWN inform). */
+    public static int of(List<Finding> findings) {
+        return findings.stream().anyMatch(f -> f.severity() == Severity.FAIL) ? FAIL_FINDING : OK;
     }
 
     static final class ExceptionHandler implements CommandLine.IExecutionExceptionHandler {
@@ -22,6 +35,7 @@ public final class ExitCodes {
         public int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
             PrintWriter err = cl.getErr();
             boolean debug = parsed != null && debugRequested(cl);
+            if (ex instanceof NativeCallException n) ex = NativeFailure.explain(n);
             if (ex instanceof RailyardException re) {
                 err.println("railyard: " + re.getMessage());
                 if (re.hint() != null && !re.hint().isBlank()) err.println("  hint: " + re.hint());
@@ -29,7 +43,7 @@ public final class ExitCodes {
                 err.flush();
                 return re.exitCode();
             }
-            err.println("railyard: internal error: " + ex);
+            err.println("railyard: internal error: " + (ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage()));
             if (debug) ex.printStackTrace(err);
             else err.println("  run again with --debug for the stack trace, and please report it");
             err.flush();

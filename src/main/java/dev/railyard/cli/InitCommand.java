@@ -1,5 +1,6 @@
 package dev.railyard.cli;
 
+import dev.railyard.platform.IoErrors;
 import dev.railyard.collect.GpuCollector;
 import dev.railyard.collect.InventoryCollector;
 import dev.railyard.model.NodeInventory;
@@ -76,7 +77,7 @@ public final class InitCommand implements Callable<Integer> {
             try {
                 Files.writeString(out, yaml, StandardCharsets.UTF_8);
             } catch (IOException e) {
-                throw new RailyardException.Usage("cannot write " + out + ": " + e.getMessage(),
+                throw new RailyardException.Usage("cannot write " + out + ": " + IoErrors.describe(e),
                         "check that the directory exists and is writable", e);
             }
             stdout.println("wrote " + out + " (" + starter.todos().size() + " TODOs); next: railyard check --spec "

@@ -3,13 +3,11 @@ package dev.railyard.cli;
 import dev.railyard.collect.GpuCollector;
 import dev.railyard.collect.InventoryCollector;
 import dev.railyard.model.NodeInventory;
-import dev.railyard.model.RailyardException;
 import dev.railyard.platform.Clock;
 import dev.railyard.report.InventoryText;
 import dev.railyard.report.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -35,25 +33,21 @@ public final class InventoryCommand implements Callable<Integer> {
     @Mixin
     RootOption root;
 
-    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json",
-            description = "Output format (default: ${DEFAULT-VALUE}).")
-    OutputFormat format;
+    @Mixin
+    FormatOption output = new FormatOption();
 
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws InterruptedException {
-        if (format == OutputFormat.JUNIT) {
-            throw new RailyardException.Usage("--format junit is for check results", "use text or json");
-        }
         // Jackson builds its serializers in ~150 ms when cold: let it do so while the readers wait on NVML.
-        Thread jsonWarmUp = format == OutputFormat.JSON ? Thread.ofPlatform().start(() -> Json.prepare(NodeInventory.class)) : null;
+        Thread jsonWarmUp = output.json() ? Thread.ofPlatform().start(() -> Json.prepare(NodeInventory.class)) : null;
         NodeInventory inventory = new InventoryCollector(GpuCollector.forRoot(root.hostRoot()), Clock.system())
                 .collect(root.hostRoot());
         PrintWriter out = spec.commandLine().getOut();
         if (jsonWarmUp != null) jsonWarmUp.join();
-        out.print(format == OutputFormat.JSON ? Json.write(inventory) + "\n" : InventoryText.render(inventory));
+        out.print(output.json() ? Json.write(inventory) + "\n" : InventoryText.render(inventory));
         out.flush();
         return ExitCodes.OK;
     }

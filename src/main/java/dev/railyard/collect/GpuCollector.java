@@ -76,7 +76,7 @@ public final class GpuCollector {
      */
     private static GpuInventory fromCapture(HostRoot root, List<PciDevice> pci) {
         String file = NvidiaSmiXml.CAPTURED_FILE;
-        Reading<String> text = root.read(file);
+        Reading<String> text = root.readText(file, HostRoot.DOCUMENT_MAX_BYTES).map(String::strip);
         if (!(text instanceof Reading.Present<String>(String xml))) {
             return new GpuInventory(text.map(x -> null), fromPci(pci, 0, Set.of(), text));
         }
@@ -96,18 +96,29 @@ public final class GpuCollector {
 
     /**
      * NVIDIA display/3D functions not already listed, numbered after the listed GPUs in PCI address order, each
-     * reading but the PCIe link taking {@code why} (absent or failed, never present).
+     * reading but the PCIe link taking {@code why} (absent or failed, never present). Functions whose vendor or
+     * class could not be read but may be NVIDIA GPUs are listed too, all readings failed: a GPU must not vanish and
+     * let the next one take its number.
      */
     private static List<Gpu> fromPci(List<PciDevice> pci, int firstIndex, Set<String> listed, Reading<?> why) {
         List<Gpu> gpus = new ArrayList<>();
         for (PciDevice d : pci.stream().sorted(Comparator.comparing(PciDevice::address)).toList()) {
-            if (!d.isNvidiaGpu() || listed.contains(d.address())) continue;
+            if (!(d.isNvidiaGpu() || d.likelyNvidiaGpu()) || listed.contains(d.address())) continue;
+            Reading<?> reason = d.isNvidiaGpu() ? why : unidentified(d);
             gpus.add(new Gpu(firstIndex + gpus.size(), d.address(), Gpu.Source.PCI_SYSFS,
-                    missing(why), missing(why), missing(why), missing(why), missing(why), missing(why),
-                    missing(why), missing(why), missing(why), missing(why), missing(why), d.link(),
-                    missing(why), missing(why)));
+                    missing(reason), missing(reason), missing(reason), missing(reason), missing(reason),
+                    missing(reason), missing(reason), missing(reason), missing(reason), missing(reason),
+                    missing(reason), d.isNvidiaGpu() ? d.link() : missing(reason), missing(reason), missing(reason)));
         }
         return gpus;
+    }
+
+    /** A function whose vendor or class is garbage: listed in its place, every reading failed with why. */
+    private static Reading<?> unidentified(PciDevice d) {
+        String first = d.unreadableIds().getFirst();
+        int colon = first.indexOf(": ");
+        String path = colon > 0 ? first.substring(0, colon) : first;
+        return Reading.failed(path, "PCI identity unreadable, so this may be a GPU: " + String.join("; ", d.unreadableIds()));
     }
 
     private static <T> Reading<T> missing(Reading<?> why) {

@@ -3,6 +3,7 @@ package dev.railyard.collect;
 import dev.railyard.model.HostInfo;
 import dev.railyard.model.HostInfo.MemlockLimit;
 import dev.railyard.model.Reading;
+import dev.railyard.model.ValueText;
 import dev.railyard.platform.HostRoot;
 
 import java.math.BigInteger;
@@ -17,13 +18,21 @@ import java.util.TreeMap;
 public final class HostCollector implements Collector<HostInfo> {
 
     private static final String MEMLOCK_LABEL = "Max locked memory";
+    /**
+     * net.core.rmem_max/wmem_max are C ints in the kernel (proc_dointvec_minmax): a larger value cannot come from a
+     * kernel, so it is a failed reading rather than a huge buffer that passes.
+     */
+    static final long SYSCTL_INT_MAX = Integer.MAX_VALUE;
+    /** cpufreq governor names: "performance", "schedutil", "ondemand"... */
+    private static final java.util.regex.Pattern GOVERNOR = java.util.regex.Pattern.compile("[a-z][a-z0-9_]{0,31}");
 
     private final NvmeCollector nvme = new NvmeCollector();
 
     @Override
     public HostInfo collect(HostRoot root) {
         return new HostInfo(os(root), root.read("proc/sys/kernel/osrelease"), memlock(root),
-                root.readLong("proc/sys/net/core/rmem_max"), root.readLong("proc/sys/net/core/wmem_max"),
+                root.readLong("proc/sys/net/core/rmem_max", 0, SYSCTL_INT_MAX),
+                root.readLong("proc/sys/net/core/wmem_max", 0, SYSCTL_INT_MAX),
                 governors(root), modules(root), nvme.collect(root));
     }
 
@@ -62,7 +71,7 @@ public final class HostCollector implements Collector<HostInfo> {
                 long clamped = bytes.bitLength() < 64 ? bytes.longValueExact() : Long.MAX_VALUE;
                 return Reading.of(new MemlockLimit(false, clamped));
             } catch (NumberFormatException e) {
-                return Reading.failed(file, "not a number: \"" + cols[0] + "\"");
+                return Reading.failed(file, "not a number: " + ValueText.quote(cols[0]));
             }
         }
         return Reading.absent("no \"" + MEMLOCK_LABEL + "\" line in " + file);
@@ -73,8 +82,17 @@ public final class HostCollector implements Collector<HostInfo> {
         Map<String, Integer> counts = new TreeMap<>();
         for (String cpu : root.list("sys/devices/system/cpu")) {
             if (!cpu.matches("cpu[0-9]+")) continue;
-            root.read("sys/devices/system/cpu/" + cpu + "/cpufreq/scaling_governor").optional()
-                    .ifPresent(g -> counts.merge(g, 1, Integer::sum));
+            String path = "sys/devices/system/cpu/" + cpu + "/cpufreq/scaling_governor";
+            Reading<String> g = root.read(path);
+            // one unreadable CPU leaves "every CPU on performance" unknown: fail the whole reading, naming it
+            if (g instanceof Reading.Failed<String> f) return Reading.failed(f.path(), f.cause());
+            if (g instanceof Reading.Absent<String> && root.isDirectory("sys/devices/system/cpu/" + cpu + "/cpufreq")) {
+                return Reading.failed(path, "missing from a cpufreq directory");
+            }
+            if (g instanceof Reading.Present<String>(String name)) {
+                if (!GOVERNOR.matcher(name).matches()) return Reading.failed(path, "not a governor: " + ValueText.quote(name));
+                counts.merge(name, 1, Integer::sum);
+            }
         }
         return counts.isEmpty() ? Reading.absent("no cpufreq (VM or driver not loaded)") : Reading.of(counts);
     }

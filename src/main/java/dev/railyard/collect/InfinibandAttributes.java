@@ -4,16 +4,30 @@ import dev.railyard.model.RdmaPort.GidType;
 import dev.railyard.model.RdmaPort.LinkRate;
 import dev.railyard.model.RdmaPort.PortState;
 import dev.railyard.model.Reading;
+import dev.railyard.model.ValueText;
 
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Parsers for the text formats of sys/class/infiniband attributes; pure, no I/O. */
 final class InfinibandAttributes {
 
-    private static final Pattern STATE = Pattern.compile("(\\d{1,9})\\s*:\\s*(\\S.*)");
-    private static final Pattern RATE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*Gb/sec(?:\\s*\\((\\d+X)[^)]*\\))?");
+    /** The kernel's "%d: %s" of ib_port_state_str / phys_state_to_str ("7: Phy Test" has a space, so two words). */
+    private static final Pattern STATE = Pattern.compile("(\\d{1,2})[ ]*:[ ]*([A-Za-z_<>]+(?: [A-Za-z]+)?)");
+    /** The kernel's "%d%s Gb/sec (%dX%s)"; some drivers leave the width out ("25.78125 Gb/sec"). */
+    private static final Pattern RATE = Pattern.compile(
+            "(\\d{1,4}(?:\\.\\d{1,6})?)[ ]*Gb/sec(?:[ ]*\\(((\\d{1,2})X)(?: [A-Z0-9]{2,5})?\\))?");
+    /** ib_port_state names by code, then phys_state names by code (include/rdma/ib_verbs.h, ib_core sysfs.c). */
+    private static final List<String> PORT_STATES = List.of("NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER");
+    private static final List<String> PHYS_STATES = List.of("<unknown>", "Sleep", "Polling", "Disabled",
+            "PortConfigurationTraining", "LinkUp", "LinkErrorRecovery", "Phy Test");
+    /** XDR 12X is 2400 Gb/s; anything far above that is not a link rate. */
+    static final double MAX_RATE_GBPS = 3200;
+    private static final Set<Integer> LANES = Set.of(1, 2, 4, 8, 12);
+    private static final Pattern GID = Pattern.compile("[0-9A-Fa-f]{4}(?::[0-9A-Fa-f]{4}){7}");
     /** The text the kernel writes for a counter when the device has no Performance Management Agent (iWARP). */
     static final String NO_PMA = "N/A (no PMA)";
 
@@ -23,21 +37,30 @@ final class InfinibandAttributes {
     static Reading<PortState> state(String path, Reading<String> raw) {
         if (!(raw instanceof Reading.Present<String>(String s))) return raw.map(x -> null);
         Matcher m = STATE.matcher(s.trim());
-        if (!m.matches()) return Reading.failed(path, "not a port state: \"" + s + "\"");
-        return Reading.of(new PortState(Integer.parseInt(m.group(1)), m.group(2).trim()));
+        if (!m.matches()) return Reading.failed(path, "not a port state: " + ValueText.quote(s));
+        int code = Integer.parseInt(m.group(1));
+        String name = m.group(2).trim();
+        // the name must be the one the kernel gives that code, in either table: "4: ACTIVEX" is not ACTIVE
+        boolean known = code < PORT_STATES.size() && PORT_STATES.get(code).equalsIgnoreCase(name)
+                || code < PHYS_STATES.size() && PHYS_STATES.get(code).equalsIgnoreCase(name);
+        if (!known) return Reading.failed(path, "not a port state the kernel writes: " + ValueText.quote(s));
+        return Reading.of(new PortState(code, name));
     }
 
     /** "40 Gb/sec (4X QDR)", "25 Gb/sec (1X EDR)", "10 Gb/sec (4X)", "200 Gb/sec (2X NDR)", "0 GB/sec". */
     static Reading<LinkRate> rate(String path, Reading<String> raw) {
         if (!(raw instanceof Reading.Present<String>(String s))) return raw.map(x -> null);
-        Matcher m = RATE.matcher(s.trim());
-        if (!m.lookingAt()) {
-            // "0 GB/sec" is what an unconfigured port reports (prometheus/procfs handles it the same way)
-            if (s.trim().matches("0\\s*GB/sec")) return Reading.of(new LinkRate(0, "", s.trim()));
-            return Reading.failed(path, "not a rate: \"" + s + "\"");
+        String t = s.trim();
+        // "0 GB/sec" is what an unconfigured port reports (prometheus/procfs handles it the same way)
+        if (t.matches("0[ ]*GB/sec")) return Reading.of(new LinkRate(0, "", t));
+        Matcher m = RATE.matcher(t);
+        if (!m.matches()) return Reading.failed(path, "not a rate: " + ValueText.quote(s));
+        double gbps = Double.parseDouble(m.group(1));
+        if (gbps > MAX_RATE_GBPS) return Reading.failed(path, "rate out of range: " + ValueText.quote(s));
+        if (m.group(3) != null && !LANES.contains(Integer.parseInt(m.group(3)))) {
+            return Reading.failed(path, "not a lane width: " + ValueText.quote(s));
         }
-        String width = m.group(2) == null ? "" : m.group(2);
-        return Reading.of(new LinkRate(Double.parseDouble(m.group(1)), width, s.trim()));
+        return Reading.of(new LinkRate(gbps, m.group(2) == null ? "" : m.group(2), t));
     }
 
     /** gid_attrs/types/N: "IB/RoCE v1" means IB on an InfiniBand port and RoCE v1 on an Ethernet one. */
@@ -49,19 +72,35 @@ final class InfinibandAttributes {
             return Reading.of(ethernet ? GidType.ROCE_V1 : GidType.IB);
         }
         if (t.equalsIgnoreCase("IB")) return Reading.of(GidType.IB);
-        return Reading.failed(path, "unknown GID type: \"" + t + "\"");
+        return Reading.failed(path, "unknown GID type: " + ValueText.quote(t));
     }
 
-    /** A counter: a number, or absent with the kernel's own words ("N/A (no PMA)"), or failed. */
+    /**
+     * A counter: a non-negative number, or absent with the kernel's own words ("N/A (no PMA)"), or failed. Only the
+     * kernel's exact text means "no PMA": a bare "N/A" or "-1" is garbage, not a reason.
+     */
     static Reading<Long> counter(String path, Reading<String> raw) {
         if (!(raw instanceof Reading.Present<String>(String s))) return raw.map(x -> 0L);
         String t = s.trim();
-        if (t.startsWith("N/A")) return Reading.absent(t);
+        if (t.equals(NO_PMA)) return Reading.absent(t);
+        if (!t.matches("\\d{1,20}")) return Reading.failed(path, "not a counter: " + ValueText.quote(t));
         try {
             return Reading.of(Long.parseLong(t));
         } catch (NumberFormatException e) {
-            return Reading.failed(path, "not a counter: \"" + t + "\"");
+            return Reading.failed(path, "counter out of range: " + ValueText.quote(t));
         }
+    }
+
+    /** A GID table entry: eight groups of four hex digits. */
+    static boolean isGid(String value) {
+        return GID.matcher(value).matches();
+    }
+
+    /** link_layer: the kernel writes "InfiniBand", "Ethernet" or "Unknown". */
+    static Reading<String> linkLayer(String path, Reading<String> raw) {
+        if (!(raw instanceof Reading.Present<String>(String s))) return raw;
+        if (s.equals("InfiniBand") || s.equals("Ethernet") || s.equals("Unknown")) return raw;
+        return Reading.failed(path, "not a link layer: " + ValueText.quote(s));
     }
 
     /** True for the unused entries of a GID table ("0000:0000:...:0000"), which are most of it. */

@@ -18,6 +18,8 @@ import java.util.Optional;
 public final class InfinibandCollector implements Collector<List<RdmaDevice>> {
 
     static final String CLASS_DIR = "sys/class/infiniband";
+    /** LIDs are 16 bits. */
+    private static final int LID_MAX = 0xffff;
 
     @Override
     public List<RdmaDevice> collect(HostRoot root) {
@@ -51,10 +53,10 @@ public final class InfinibandCollector implements Collector<List<RdmaDevice>> {
         Reading<PortState> phys = InfinibandAttributes.state(dir + "/phys_state", root.read(dir + "/phys_state"));
         Reading<LinkRate> rate = InfinibandAttributes.rate(dir + "/rate", root.read(dir + "/rate"));
         // trimmed by HostRoot: procfs' mlx4_0 port 2 has "InfiniBand\n\n"
-        Reading<String> linkLayer = root.read(dir + "/link_layer");
+        Reading<String> linkLayer = InfinibandAttributes.linkLayer(dir + "/link_layer", root.read(dir + "/link_layer"));
         boolean ethernet = linkLayer.optional().map(l -> l.equalsIgnoreCase("Ethernet")).orElse(false);
         return new RdmaPort(device, number, state, phys, rate, linkLayer,
-                root.readInt(dir + "/lid"), root.readInt(dir + "/sm_lid"),
+                root.readInt(dir + "/lid", 0, LID_MAX), root.readInt(dir + "/sm_lid", 0, LID_MAX),
                 gids(root, dir, ethernet), counters(root, dir + "/counters"), counters(root, dir + "/hw_counters"));
     }
 
@@ -84,8 +86,9 @@ public final class InfinibandCollector implements Collector<List<RdmaDevice>> {
         return gids;
     }
 
+    /** A GID that is not eight groups of hex is skipped like an empty entry: nothing can be addressed through it. */
     private static void addGid(HostRoot root, String dir, int index, String value, boolean ethernet, List<Gid> out) {
-        if (InfinibandAttributes.isZeroGid(value)) return;
+        if (InfinibandAttributes.isZeroGid(value) || !InfinibandAttributes.isGid(value)) return;
         String typePath = dir + "/gid_attrs/types/" + index;
         out.add(new Gid(index, value, InfinibandAttributes.gidType(typePath, root.read(typePath), ethernet),
                 netdev(root.read(dir + "/gid_attrs/ndevs/" + index))));

@@ -28,6 +28,16 @@ public final class KernelLogCollector implements Collector<Reading<List<XidEvent
     /** "NVRM: The NVIDIA GPU 0000:b3:00.0" ... "fallen off the bus" over several lines, without an Xid (NVSentinel #155). */
     private static final Pattern FALLEN_GPU = Pattern.compile("NVRM: The NVIDIA GPU ([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2})");
 
+    /**
+     * The start of a kernel log line: dmesg's "[  12.345678]", -T's "[Sun Feb 23 16:24:18 2025]", --time-format iso,
+     * --decode's "kern  :warn  : " before any of them, a raw "<4>" level, or journalctl -k's "Nov 22 10:51:00 host kernel:".
+     */
+    private static final Pattern LOG_LINE = Pattern.compile("(?:[a-z]{2,8} *: *[a-z]{2,7} *: *)?(?:<\\d{1,3}>)?(?:"
+            + "\\[ *\\d+\\.\\d+\\]"
+            + "|\\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \\d]\\d \\d{2}:\\d{2}:\\d{2} \\d{4}\\]"
+            + "|\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}"
+            + "|[A-Z][a-z]{2} [ \\d]\\d \\d{2}:\\d{2}:\\d{2} \\S+ kernel:)");
+
     private final CommandRunner runner;
 
     public KernelLogCollector(CommandRunner runner) {
@@ -41,8 +51,13 @@ public final class KernelLogCollector implements Collector<Reading<List<XidEvent
     @Override
     public Reading<List<XidEvent>> collect(HostRoot root) {
         if (!root.isLive()) {
-            if (!root.exists(CAPTURED_PATH)) return Reading.absent("no " + CAPTURED_PATH + " in the capture");
-            return root.readLines(CAPTURED_PATH).map(KernelLogCollector::parse);
+            Reading<String> text = root.readText(CAPTURED_PATH, HostRoot.DOCUMENT_MAX_BYTES);
+            if (text instanceof Reading.Absent<String>) return Reading.absent("no " + CAPTURED_PATH + " in the capture");
+            if (!(text instanceof Reading.Present<String>(String log))) return text.map(x -> List.of());
+            List<String> lines = log.lines().toList();
+            String notALog = notAKernelLog(lines);
+            if (notALog != null) return Reading.failed(CAPTURED_PATH, notALog);
+            return Reading.of(parse(lines));
         }
         CommandRunner.Result r = runner.run(List.of("dmesg"), TIMEOUT);
         if (r.notFound()) return Reading.absent("dmesg not found: " + r.startError());
@@ -53,6 +68,27 @@ public final class KernelLogCollector implements Collector<Reading<List<XidEvent
                     + (err.contains("Operation not permitted") ? " (kernel.dmesg_restrict=1: run as root)" : ""));
         }
         return Reading.of(parse(r.stdout().lines().toList()));
+    }
+
+    /**
+     * Why a saved file is not a kernel log, or null when it is one. "No Xid lines" only means something about a
+     * log: an empty file, "N/A" or random text would otherwise pass gpu.xid. At least half of the non-blank lines
+     * must start like a dmesg/journal line (continuation lines of multi-line messages do not).
+     */
+    static String notAKernelLog(List<String> lines) {
+        int nonBlank = 0;
+        int stamped = 0;
+        for (String line : lines) {
+            if (line.isBlank()) continue;
+            nonBlank++;
+            if (LOG_LINE.matcher(line).lookingAt()) stamped++;
+        }
+        if (nonBlank == 0) return "empty: not a kernel log, so Xid errors cannot be ruled out";
+        if (stamped * 2 < nonBlank) {
+            return "does not look like a kernel log (" + stamped + " of " + nonBlank
+                    + " lines start like dmesg output), so Xid errors cannot be ruled out";
+        }
+        return null;
     }
 
     /** Every Xid line of a kernel log in any of the dmesg time formats; other lines are skipped. */

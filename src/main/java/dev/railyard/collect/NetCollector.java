@@ -5,6 +5,7 @@ import dev.railyard.model.NetInterface.RdmaPortRef;
 import dev.railyard.model.RdmaDevice;
 import dev.railyard.model.RdmaPort;
 import dev.railyard.model.Reading;
+import dev.railyard.model.ValueText;
 import dev.railyard.platform.HostRoot;
 
 import java.util.ArrayList;
@@ -12,12 +13,22 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /** Interfaces from sys/class/net, with addresses and the RDMA ports they carry. */
 public final class NetCollector implements Collector<List<NetInterface>> {
 
     static final String CLASS_DIR = "sys/class/net";
     static final String UNKNOWN_SPEED = "unknown (link down or virtual)";
+    /** RFC 2863 operational states as the kernel names them. */
+    static final Set<String> OPER_STATES = Set.of("unknown", "notpresent", "down", "lowerlayerdown", "testing",
+            "dormant", "up");
+    /** Loopback's 65536 is the largest MTU seen; a few times that still bounds garbage without guessing drivers. */
+    static final int MAX_MTU = 1 << 20;
+    /** 10 Tb/s in Mb/s: far above any NIC; "speed" is in Mb/s. */
+    static final long MAX_SPEED_MBPS = 10_000_000;
+    /** Colon-separated hex bytes: 6 for Ethernet, 20 for IPoIB, 0-16 others (tunnels print 00:00:00:00). */
+    private static final Pattern HW_ADDRESS = Pattern.compile("(?:[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){0,31})?");
 
     @Override
     public List<NetInterface> collect(HostRoot root) {
@@ -36,21 +47,21 @@ public final class NetCollector implements Collector<List<NetInterface>> {
 
     private NetInterface one(HostRoot root, String name, Reading<IpAddressTable> ips, List<RdmaDevice> rdma) {
         String dir = CLASS_DIR + "/" + name;
-        Reading<String> operState = root.read(dir + "/operstate");
+        Reading<String> operState = oneOf(dir + "/operstate", root.read(dir + "/operstate"), OPER_STATES);
         boolean down = operState.optional().map(s -> s.equals("down") || s.equals("lowerlayerdown")).orElse(false);
         return new NetInterface(name,
-                root.readInt(dir + "/mtu"),
-                speed(root.readLong(dir + "/speed"), down),
+                root.readInt(dir + "/mtu", 0, MAX_MTU),
+                speed(root.readLong(dir + "/speed", -1, MAX_SPEED_MBPS), down),
                 operState,
                 carrier(dir + "/carrier", root.read(dir + "/carrier"), down),
-                root.readLong(dir + "/carrier_changes"),
-                root.read(dir + "/address"),
+                root.readLong(dir + "/carrier_changes", 0, Long.MAX_VALUE),
+                hardwareAddress(dir + "/address", root.read(dir + "/address")),
                 driver(root, dir),
                 PciAddressOfClassDevice.find(root, dir),
                 ips instanceof Reading.Present<IpAddressTable>(IpAddressTable t) ? t.of(name) : ips.map(x -> null),
                 bondMaster(root, dir),
                 bondSlaves(root, dir),
-                ipoibMode(root.read(dir + "/mode")),
+                ipoibMode(oneOf(dir + "/mode", root.read(dir + "/mode"), Set.of("datagram", "connected"))),
                 rdmaPorts(root, name, dir, rdma));
     }
 
@@ -66,11 +77,26 @@ public final class NetCollector implements Collector<List<NetInterface>> {
         return switch (raw) {
             case Reading.Present<String>(String s) when s.equals("1") -> Reading.of(true);
             case Reading.Present<String>(String s) when s.equals("0") -> Reading.of(false);
-            case Reading.Present<String>(String s) -> Reading.failed(path, "not 0 or 1: \"" + s + "\"");
+            case Reading.Present<String>(String s) -> Reading.failed(path, "not 0 or 1: " + ValueText.quote(s));
             case Reading.Failed<String> f when down -> Reading.absent("interface is down (" + f.cause() + ")");
             case Reading.Failed<String> f -> Reading.failed(f.path(), f.cause());
             case Reading.Absent<String> a -> Reading.absent(a.reason());
         };
+    }
+
+    /** The whole value must be one of the words the kernel writes there. */
+    static Reading<String> oneOf(String path, Reading<String> raw, Set<String> words) {
+        if (raw instanceof Reading.Present<String>(String s) && !words.contains(s)) {
+            return Reading.failed(path, "not one of " + new java.util.TreeSet<>(words) + ": " + ValueText.quote(s));
+        }
+        return raw;
+    }
+
+    private static Reading<String> hardwareAddress(String path, Reading<String> raw) {
+        if (raw instanceof Reading.Present<String>(String s) && !HW_ADDRESS.matcher(s).matches()) {
+            return Reading.failed(path, "not a hardware address: " + ValueText.quote(s));
+        }
+        return raw;
     }
 
     private static Reading<String> driver(HostRoot root, String dir) {
@@ -101,8 +127,8 @@ public final class NetCollector implements Collector<List<NetInterface>> {
         Set<RdmaPortRef> refs = new LinkedHashSet<>();
         for (String device : root.list(dir + "/device/infiniband")) {
             String ports = InfinibandCollector.CLASS_DIR + "/" + device + "/ports";
-            int index = root.readInt(dir + "/dev_port").optional()
-                    .or(() -> root.readInt(dir + "/dev_id").optional()).orElse(0);
+            int index = root.readInt(dir + "/dev_port", 0, 255).optional()
+                    .or(() -> root.readInt(dir + "/dev_id", 0, 255).optional()).orElse(0);
             if (root.isDirectory(ports + "/" + (index + 1))) {
                 refs.add(new RdmaPortRef(device, index + 1));
             } else if (root.list(ports).size() == 1) {

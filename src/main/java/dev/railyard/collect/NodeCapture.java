@@ -97,9 +97,21 @@ public final class NodeCapture {
             throw new RailyardException.MissingPrerequisite("tar is not installed", "apt-get install tar (dnf install tar)");
         }
         if (!r.ok()) {
-            throw new RailyardException.Usage("could not write " + archive + ": " + r.stderr().strip(),
-                    "check that the directory exists and is writable");
+            throw new RailyardException.Usage("could not write " + archive + ": " + tarReason(r),
+                    "check that the directory exists, is writable and has room");
         }
+    }
+
+    /** tar's several lines of complaint, as the one reason that matters. */
+    public static String tarReason(CommandRunner.Result r) {
+        String err = r.stderr();
+        if (r.timedOut()) return "tar did not finish within 2 minutes";
+        if (err.contains("No space left on device")) return "disk full";
+        if (err.contains("Permission denied")) return "permission denied";
+        if (err.contains("No such file or directory")) return "no such directory";
+        if (err.contains("Read-only file system")) return "read-only file system";
+        if (err.contains("Wrote only")) return "disk full"; // a short write with no other reason given
+        return "tar exited with status " + r.exitCode();
     }
 
     private static Path createStaging() {

@@ -1,6 +1,7 @@
 package dev.railyard.diagnose;
 
 import dev.railyard.bench.TextLines;
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
@@ -34,7 +35,7 @@ public final class DiagnosisCatalog {
                 DiagnosisRule.of("rping.rejected", "RDMA_CM_EVENT_REJECTED, error 8", Severity.FAIL,
                         "the rping server is not running", "start the server first (rping -s -a ADDR), then the client",
                         "seed 000"),
-                DiagnosisRule.of("rdma.no-devices", "No (?:RDMA|IB) devices found", Severity.FAIL,
+                DiagnosisRule.of(CheckId.RDMA_NO_DEVICES.id(), "No (?:RDMA|IB) devices found", Severity.FAIL,
                         "the RDMA driver is not loaded",
                         "sudo modprobe mlx4_ib (ConnectX-3) or mlx5_ib (ConnectX-4 and newer); list it in "
                                 + "/etc/modules-load.d to keep it", "seed 000"),
@@ -59,7 +60,7 @@ public final class DiagnosisCatalog {
                         "the perftest client could not reach its server over TCP (server not started, wrong IP, "
                                 + "or a firewall)", "start the server side first and check the address and firewall",
                         "realdata/perftest"),
-                DiagnosisRule.of("rdma.retry-exceeded",
+                DiagnosisRule.of(CheckId.RDMA_RETRY_EXCEEDED.id(),
                         "completion\\b.*\\berror 12\\b|transport retry counter exceeded|status 12\\b", Severity.FAIL,
                         "transport retries exceeded: the peer stopped answering (link flap, wrong GID index, or "
                                 + "lossy RoCE without PFC/ECN)",

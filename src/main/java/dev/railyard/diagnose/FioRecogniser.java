@@ -1,11 +1,11 @@
 package dev.railyard.diagnose;
 
 import dev.railyard.bench.TextLines;
-import dev.railyard.bench.fio.FioDirection;
-import dev.railyard.bench.fio.FioJob;
+import dev.railyard.model.FioDirection;
+import dev.railyard.model.FioJob;
 import dev.railyard.bench.fio.FioJsonParser;
-import dev.railyard.bench.fio.FioResult;
-import dev.railyard.bench.fio.StorageSeqVerdict;
+import dev.railyard.model.FioResult;
+import dev.railyard.check.StorageSeqVerdict;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Severity;
 

@@ -5,6 +5,7 @@ import dev.railyard.bench.ibtools.IbstatCa;
 import dev.railyard.bench.ibtools.IbstatParser;
 import dev.railyard.bench.ibtools.IbstatPort;
 import dev.railyard.bench.ibtools.IbstatReport;
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
@@ -45,7 +46,7 @@ public record IbstatRecogniser() implements Recogniser {
                 } else if (p.state().equalsIgnoreCase("Initializing")) {
                     out.add(PortVerdicts.noSubnetManager(subject, n, text.line(n)));
                 } else if (p.physicalState().equalsIgnoreCase("LinkUp") && p.baseLid() == IbstatPort.NO_LID) {
-                    out.add(Diagnosis.of("rdma.port.state", Severity.FAIL, subject,
+                    out.add(Diagnosis.of(CheckId.RDMA_PORT_STATE.id(), Severity.FAIL, subject,
                             "State " + p.state() + " with Physical state LinkUp and LID 65535: the cable is fine but "
                                     + "no subnet manager has brought the port up (or this SR-IOV VF is not enabled "
                                     + "in the SM)", "run OpenSM on the fabric (sudo systemctl enable --now opensm); "
@@ -57,12 +58,12 @@ public record IbstatRecogniser() implements Recogniser {
             }
         }
         if (!report.complete()) {
-            out.add(Diagnosis.of("rdma.port.state", Severity.FAIL, "ibstat", "ibstat stopped before listing every adapter: "
+            out.add(Diagnosis.of(CheckId.RDMA_PORT_STATE.id(), Severity.FAIL, "ibstat", "ibstat stopped before listing every adapter: "
                     + report.panicLine(), "the named device vanished or its driver failed: check dmesg for "
                     + "mlx5_core errors and 'rdma link show'", report.panicLineNumber(), report.panicLine(), "ibstat"));
         }
         if (out.isEmpty()) {
-            out.add(Diagnosis.of("rdma.port.state", Severity.PASS, "ibstat", active + " of " + total + " ports Active", "", 0, "",
+            out.add(Diagnosis.of(CheckId.RDMA_PORT_STATE.id(), Severity.PASS, "ibstat", active + " of " + total + " ports Active", "", 0, "",
                     "ibstat"));
         }
         return out;

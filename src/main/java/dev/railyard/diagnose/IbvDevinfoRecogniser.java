@@ -4,6 +4,7 @@ import dev.railyard.bench.TextLines;
 import dev.railyard.bench.ibtools.IbvDevice;
 import dev.railyard.bench.ibtools.IbvDevinfoParser;
 import dev.railyard.bench.ibtools.IbvPort;
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
@@ -47,7 +48,7 @@ public record IbvDevinfoRecogniser() implements Recogniser {
             }
         }
         if (out.isEmpty()) {
-            out.add(Diagnosis.of("rdma.port.state", Severity.PASS, "ibv_devinfo", "all " + total + " ports PORT_ACTIVE", "", 0, "",
+            out.add(Diagnosis.of(CheckId.RDMA_PORT_STATE.id(), Severity.PASS, "ibv_devinfo", "all " + total + " ports PORT_ACTIVE", "", 0, "",
                     "ibv_devinfo"));
         }
         return out;

@@ -5,6 +5,7 @@ import dev.railyard.bench.ToolParseException;
 import dev.railyard.bench.iperf3.Iperf3JsonParser;
 import dev.railyard.bench.iperf3.Iperf3Result;
 import dev.railyard.bench.iperf3.Iperf3TextParser;
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
@@ -32,17 +33,17 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
         try {
             r = json ? new Iperf3JsonParser().parse(text.joined()) : new Iperf3TextParser().parse(text.joined());
         } catch (ToolParseException e) {
-            return new ToolReading(List.of(Diagnosis.of("bench.iperf3", Severity.FAIL, "iperf3 run", e.reason(),
+            return new ToolReading(List.of(Diagnosis.of(CheckId.BENCH_IPERF3.id(), Severity.FAIL, "iperf3 run", e.reason(),
                     "check that the server (iperf3 -s -B ADDR) is running and reachable, then run again",
                     e.lineNumber(), e.line(), "iperf3")), Parsed.none());
         }
         List<Diagnosis> out = new ArrayList<>();
-        out.add(Diagnosis.of("bench.iperf3", Severity.INFO, "iperf3 bandwidth",
+        out.add(Diagnosis.of(CheckId.BENCH_IPERF3.id(), Severity.INFO, "iperf3 bandwidth",
                 String.format("sent %.2f Gb/s, received %.2f Gb/s over %.1f s (%d stream%s)", r.sentGbps(),
                         r.receivedGbps(), r.seconds(), r.streams(), r.streams() == 1 ? "" : "s"),
                 "", 0, "", "iperf3"));
         if (r.retransmits().isPresent() && r.retransmits().getAsLong() > 0) {
-            out.add(Diagnosis.of("bench.iperf3", Severity.WARN, "iperf3 retransmits",
+            out.add(Diagnosis.of(CheckId.BENCH_IPERF3.id(), Severity.WARN, "iperf3 retransmits",
                     r.retransmits().getAsLong() + " TCP retransmits: packets were lost on the path",
                     "check MTU end to end (ip link show | grep mtu) and the interface error counters (ip -s link)",
                     0, "", "iperf3"));

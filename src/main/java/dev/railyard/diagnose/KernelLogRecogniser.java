@@ -5,6 +5,7 @@ import dev.railyard.bench.ibtools.KernelLog;
 import dev.railyard.bench.ibtools.KernelLogParser;
 import dev.railyard.bench.ibtools.LinkEvent;
 import dev.railyard.check.XidCatalog;
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 import dev.railyard.model.XidEvent;
 
@@ -46,7 +47,7 @@ public record KernelLogRecogniser() implements Recogniser {
             String subject = e.port() == 0 ? e.device() : e.device() + " port " + e.port();
             switch (e.state().toUpperCase()) {
                 case "INIT" -> out.add(PortVerdicts.noSubnetManager(subject, e.lineNumber(), e.line()));
-                case "DOWN" -> out.add(Diagnosis.of("rdma.port.state", e.port() == 0 ? Severity.WARN : Severity.FAIL, subject,
+                case "DOWN" -> out.add(Diagnosis.of(CheckId.RDMA_PORT_STATE.id(), e.port() == 0 ? Severity.WARN : Severity.FAIL, subject,
                         "the last link event is DOWN", "check the cable and the switch port; 'ibstat' / "
                         + "'ip link show' for the current state", e.lineNumber(), e.line(), "kernel log"));
                 default -> { /* ACTIVE / up: the link came up */ }
@@ -58,19 +59,19 @@ public record KernelLogRecogniser() implements Recogniser {
             XidCatalog.Entry a = XidCatalog.judge(x.xid(), x.message());
             long count = log.xids().stream().filter(o -> o.xid() == x.xid() && o.pciAddress().equals(x.pciAddress()))
                     .count();
-            out.add(Diagnosis.of("gpu.xid", a.severity(), "GPU " + x.pciAddress(), "Xid " + x.xid() + ": "
+            out.add(Diagnosis.of(CheckId.GPU_XID.id(), a.severity(), "GPU " + x.pciAddress(), "Xid " + x.xid() + ": "
                     + a.name() + (count > 1 ? " (" + count + " times)" : ""), a.remediation(),
                     lineOf(text, x.line()), x.line(), "Xid catalog"));
         }
         if (log.xids().stream().noneMatch(x -> x.xid() == 79) && !log.fallenOffBus().isEmpty()) {
             String line = log.fallenOffBus().getFirst();
             XidCatalog.Entry a = XidCatalog.judge(79, line);
-            out.add(Diagnosis.of("gpu.xid", a.severity(), "GPU", a.name() + " (no Xid line printed)",
+            out.add(Diagnosis.of(CheckId.GPU_XID.id(), a.severity(), "GPU", a.name() + " (no Xid line printed)",
                     a.remediation(), lineOf(text, line), line, "Xid catalog"));
         }
         if (out.isEmpty()) {
             TreeSet<String> devices = new TreeSet<>(last.keySet());
-            out.add(Diagnosis.of("gpu.xid", Severity.PASS, "kernel log", "no Xid; links ended up: " + devices, "", 0, "",
+            out.add(Diagnosis.of(CheckId.GPU_XID.id(), Severity.PASS, "kernel log", "no Xid; links ended up: " + devices, "", 0, "",
                     "kernel log"));
         }
         return out;

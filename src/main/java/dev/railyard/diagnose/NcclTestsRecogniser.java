@@ -1,11 +1,11 @@
 package dev.railyard.diagnose;
 
 import dev.railyard.bench.TextLines;
-import dev.railyard.bench.nccltests.NcclNet;
+import dev.railyard.model.NcclNet;
 import dev.railyard.bench.nccltests.NcclTestsParser;
-import dev.railyard.bench.nccltests.NcclTestsResult;
-import dev.railyard.bench.nccltests.NcclTestsRow;
-import dev.railyard.bench.nccltests.NcclTestsRun;
+import dev.railyard.model.NcclTestsResult;
+import dev.railyard.model.NcclTestsRow;
+import dev.railyard.model.NcclTestsRun;
 import dev.railyard.check.BenchVerdicts;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Severity;

@@ -1,10 +1,10 @@
 package dev.railyard.diagnose;
 
 import dev.railyard.bench.TextLines;
-import dev.railyard.bench.perftest.PerftestFailure;
-import dev.railyard.bench.perftest.PerftestHeader;
+import dev.railyard.model.PerftestFailure;
+import dev.railyard.model.PerftestHeader;
 import dev.railyard.bench.perftest.PerftestParser;
-import dev.railyard.bench.perftest.PerftestResult;
+import dev.railyard.model.PerftestResult;
 import dev.railyard.check.BenchVerdicts;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Severity;

@@ -1,5 +1,6 @@
 package dev.railyard.diagnose;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
 /** The port verdicts ibstat, ibv_devinfo and the kernel log share, so each says the same thing the same way. */
@@ -9,14 +10,14 @@ final class PortVerdicts {
     }
 
     static Diagnosis noSubnetManager(String subject, int n, String line) {
-        return Diagnosis.of("rdma.port.state", Severity.FAIL, subject,
+        return Diagnosis.of(CheckId.RDMA_PORT_STATE.id(), Severity.FAIL, subject,
                 "the port is stuck at INIT: no subnet manager is running on the fabric",
                 "run exactly one OpenSM: install opensm and 'sudo systemctl enable --now opensm'", n, line,
                 "seed 003");
     }
 
     static Diagnosis down(String subject, String state, int n, String line) {
-        return Diagnosis.of("rdma.port.state", Severity.FAIL, subject, "port is " + state + ": no link (no cable, bad cable, or the "
+        return Diagnosis.of(CheckId.RDMA_PORT_STATE.id(), Severity.FAIL, subject, "port is " + state + ": no link (no cable, bad cable, or the "
                 + "peer port is down)", "check the cable and the switch/peer port; for perftest use a port that is "
                 + "Active with --ib-port", n, line, "seed 000");
     }

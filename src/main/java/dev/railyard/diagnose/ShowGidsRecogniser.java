@@ -4,6 +4,7 @@ import dev.railyard.bench.TextLines;
 import dev.railyard.bench.ibtools.GidEntry;
 import dev.railyard.bench.ibtools.ShowGids;
 import dev.railyard.bench.ibtools.ShowGidsParser;
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
@@ -33,7 +34,7 @@ public record ShowGidsRecogniser() implements Recogniser {
     private static List<Diagnosis> diagnose(TextLines text, ShowGids gids) {
         if (gids.entries().isEmpty()) {
             int n = Math.max(text.find("n_gids_found"), text.firstNonBlank());
-            return List.of(Diagnosis.of("rdma.roce.gid", Severity.FAIL, "show_gids", "no GIDs: the RDMA device has no network "
+            return List.of(Diagnosis.of(CheckId.RDMA_ROCE_GID.id(), Severity.FAIL, "show_gids", "no GIDs: the RDMA device has no network "
                     + "interface with an address in this namespace (a container whose CNI gave it a veth, not the "
                     + "RDMA netdev)", "give the pod/host the RDMA netdev (SR-IOV or macvlan/host-device CNI) and an "
                     + "IP on it; then show_gids lists v1/v2 rows", n, text.line(n), "realdata/ib-tools"));
@@ -45,12 +46,12 @@ public record ShowGidsRecogniser() implements Recogniser {
             var v2 = gids.roceV2Ipv4(dev);
             if (v2.isPresent()) {
                 GidEntry e = v2.get();
-                out.add(Diagnosis.of("rdma.roce.gid", Severity.INFO, dev + " port " + e.port(),
+                out.add(Diagnosis.of(CheckId.RDMA_ROCE_GID.id(), Severity.INFO, dev + " port " + e.port(),
                         "RoCE v2 GID for " + e.ipv4() + " on " + e.netdev() + " is index " + e.index(),
                         "use --gid-index=" + e.index() + " (perftest) / NCCL_IB_GID_INDEX=" + e.index(),
                         0, "", "seed 000"));
             } else {
-                out.add(Diagnosis.of("rdma.roce.gid", Severity.WARN, dev, "no RoCE v2 GID with an IPv4 address",
+                out.add(Diagnosis.of(CheckId.RDMA_ROCE_GID.id(), Severity.WARN, dev, "no RoCE v2 GID with an IPv4 address",
                         "assign an IPv4 address to the device's netdev; RoCE v2 over IPv4 needs it", 0, "",
                         "seed 000"));
             }

@@ -4,6 +4,7 @@ import dev.railyard.bench.TextLines;
 import dev.railyard.bench.ToolParseException;
 import dev.railyard.bench.sockperf.SockperfParser;
 import dev.railyard.bench.sockperf.SockperfResult;
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
@@ -29,17 +30,17 @@ public record SockperfRecogniser() implements Recogniser {
         try {
             result = new SockperfParser().parse(text.joined());
         } catch (ToolParseException e) {
-            return new ToolReading(List.of(Diagnosis.of("bench.sockperf", Severity.FAIL, "sockperf run", e.reason(),
+            return new ToolReading(List.of(Diagnosis.of(CheckId.BENCH_SOCKPERF.id(), Severity.FAIL, "sockperf run", e.reason(),
                     "start the server first (sockperf server -i ADDR --tcp) and use the same --tcp/UDP mode on both",
                     e.lineNumber(), e.line(), "sockperf")), Parsed.none());
         }
         return switch (result) {
-            case SockperfResult.PingPong p -> new ToolReading(List.of(Diagnosis.of("bench.sockperf", Severity.INFO,
+            case SockperfResult.PingPong p -> new ToolReading(List.of(Diagnosis.of(CheckId.BENCH_SOCKPERF.id(), Severity.INFO,
                     "sockperf latency", String.format(Locale.ROOT, "average %.3f µs%s%s", p.avgUs(),
                             p.roundTrip() ? " round trip" : "", p.p99Us().isPresent()
                                     ? String.format(Locale.ROOT, ", p99 %.3f µs", p.p99Us().getAsDouble()) : ""),
                     "", 0, "", "sockperf")), Parsed.of(p, latency(p)));
-            case SockperfResult.Throughput t -> new ToolReading(List.of(Diagnosis.of("bench.sockperf", Severity.INFO,
+            case SockperfResult.Throughput t -> new ToolReading(List.of(Diagnosis.of(CheckId.BENCH_SOCKPERF.id(), Severity.INFO,
                     "sockperf throughput", String.format(Locale.ROOT, "%.3f Gb/s (%d msg/s)", t.gbps(),
                             t.messagesPerSecond()), "", 0, "", "sockperf")),
                     Parsed.of(t, List.of(new Measurement("throughput", t.gbps(), "Gb/s"),

@@ -95,7 +95,8 @@ public record ClusterSpec(
 
     /**
      * Pass/fail thresholds. Defaults follow the seeds and NVIDIA's multi-node certification bar.
-     * {@code ncclBusbwGBps} is in GB/s as nccl-tests prints it; {@code storageSeqMBps} in MB/s.
+     * {@code ncclBusbwGBps} is in GB/s as nccl-tests prints it; {@code storageSeqMBps} in MB/s; {@code tcpGbps} in
+     * Gb/s (10^9 bits, as iperf3) and {@code tcpLatencyUs} one-way µs (as sockperf) for {@code bench tcp}.
      */
     public record Expect(
             double rdmaBwEfficiency,
@@ -103,7 +104,16 @@ public record ClusterSpec(
             double gpuTempWarnC,
             long netBufferBytes,
             Optional<Double> ncclBusbwGBps,
-            Optional<Double> storageSeqMBps) {
+            Optional<Double> storageSeqMBps,
+            Optional<Double> tcpGbps,
+            Optional<Double> tcpLatencyUs) {
+
+        /** Without the TCP floors, which few specs set. */
+        public Expect(double rdmaBwEfficiency, double rdmaLatencyUs, double gpuTempWarnC, long netBufferBytes,
+                      Optional<Double> ncclBusbwGBps, Optional<Double> storageSeqMBps) {
+            this(rdmaBwEfficiency, rdmaLatencyUs, gpuTempWarnC, netBufferBytes, ncclBusbwGBps, storageSeqMBps,
+                    Optional.empty(), Optional.empty());
+        }
 
         public static Expect defaults() {
             return new Expect(0.90, 2.0, 85, 268_435_456L, Optional.empty(), Optional.empty());

@@ -27,6 +27,14 @@ public record Gpu(
 
     public enum Source { NVML, PCI_SYSFS, NVIDIA_SMI_CAPTURE }
 
+    /**
+     * How findings name the GPU: the index people know from nvidia-smi, and the bus ID that stays with the device
+     * when another GPU falls off the bus and the indexes after it shift.
+     */
+    public String subject() {
+        return "GPU" + index + " (" + pciAddress + ")";
+    }
+
     public record Memory(long totalBytes, long usedBytes) {}
 
     /** ECC error counts: volatile since the driver loaded, aggregate over the GPU's life. */

@@ -5,7 +5,9 @@ import java.util.List;
 /**
  * A PCI function from /sys/bus/pci/devices. {@code upstreamPath} lists the bridges from the host bridge
  * (e.g. "pci0000:00") down to the device's parent, which is what PCIe affinity is computed from.
- * {@code virtualFunction} is true for an SR-IOV VF (it has a physfn link); ids are -1 when unreadable.
+ * {@code virtualFunction} is true for an SR-IOV VF (it has a physfn link); ids are -1 when unreadable, and
+ * {@code unreadableIds} then says which file and why ("sys/bus/pci/devices/X/vendor: not a number: ..."), so a
+ * function whose identity is garbage is still listed and never silently taken for "not a GPU".
  */
 public record PciDevice(
         String address,
@@ -16,19 +18,49 @@ public record PciDevice(
         Reading<Integer> numaNode,
         Reading<PcieLink> link,
         List<String> upstreamPath,
-        boolean virtualFunction) {
+        boolean virtualFunction,
+        List<String> unreadableIds) {
 
     public static final int VENDOR_NVIDIA = 0x10de;
     public static final int VENDOR_MELLANOX = 0x15b3;
 
     public PciDevice {
         upstreamPath = List.copyOf(upstreamPath);
+        unreadableIds = List.copyOf(unreadableIds);
+    }
+
+    /** Every id read. */
+    public PciDevice(String address, int vendorId, int deviceId, int classCode, Reading<String> driver,
+                     Reading<Integer> numaNode, Reading<PcieLink> link, List<String> upstreamPath,
+                     boolean virtualFunction) {
+        this(address, vendorId, deviceId, classCode, driver, numaNode, link, upstreamPath, virtualFunction, List.of());
     }
 
     /** A physical function (or a device without SR-IOV); kept so callers written before VFs were told apart compile. */
     public PciDevice(String address, int vendorId, int deviceId, int classCode, Reading<String> driver,
                      Reading<Integer> numaNode, Reading<PcieLink> link, List<String> upstreamPath) {
         this(address, vendorId, deviceId, classCode, driver, numaNode, link, upstreamPath, false);
+    }
+
+    /**
+     * An unreadable vendor or class that could hide an NVIDIA GPU: whatever could be read does not rule one out.
+     * GPU counts cannot be judged while such a function exists.
+     */
+    public boolean mayBeNvidiaGpu() {
+        if (unreadableIds.isEmpty() || isNvidiaGpu()) return false;
+        boolean vendorOk = vendorId == VENDOR_NVIDIA || vendorId < 0;
+        boolean classOk = (classCode >> 16) == 0x03 || classCode < 0;
+        return vendorOk && classOk;
+    }
+
+    /**
+     * {@link #mayBeNvidiaGpu} with something pointing at a GPU: the readable half of vendor/class, or the nvidia
+     * driver bound. Such a function is listed as a GPU whose readings are failed, so it keeps its place instead of
+     * the next GPU taking its number; a function with nothing readable at all is not numbered among the GPUs.
+     */
+    public boolean likelyNvidiaGpu() {
+        boolean nvidiaDriver = driver.optional().map(d -> d.equals("nvidia")).orElse(false);
+        return mayBeNvidiaGpu() && (vendorId == VENDOR_NVIDIA || classCode >= 0 || nvidiaDriver);
     }
 
     /** Base class 0x03 (display / 3D controller) from NVIDIA. */

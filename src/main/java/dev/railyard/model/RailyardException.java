@@ -40,5 +40,9 @@ public sealed class RailyardException extends RuntimeException
         public MissingPrerequisite(String message, String hint) {
             super(3, message, hint, null);
         }
+
+        public MissingPrerequisite(String message, String hint, Throwable cause) {
+            super(3, message, hint, cause);
+        }
     }
 }

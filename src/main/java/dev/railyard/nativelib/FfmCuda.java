@@ -13,21 +13,21 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * The part of the CUDA runtime (libcudart) the benchmarks need: devices, memory, copies, streams, events.
- * Pointers to device memory, streams and events are carried as MemorySegment addresses.
+ * Device memory, streams and events are opaque handles ({@link DeviceBuffer}, {@link CudaStream}, {@link CudaEvent}).
  */
 public final class FfmCuda {
 
     public static final List<String> CANDIDATES = List.of("libcudart.so", "libcudart.so.13", "libcudart.so.12",
             "/usr/local/cuda/lib64/libcudart.so", "/usr/local/cuda-13.0/targets/x86_64-linux/lib/libcudart.so.13");
 
-    public static final int H2D = 1;
-    public static final int D2H = 2;
-    public static final int D2D = 3;
+    private static final int H2D = 1;
+    private static final int D2H = 2;
+    private static final int D2D = 3;
 
     private final MethodHandle getErrorString, getDeviceCount, setDevice, malloc, free, memset, memcpy, memcpyAsync,
             streamCreate, streamSynchronize, eventCreate, eventRecord, eventSynchronize, eventElapsed, eventDestroy,
             mallocHost, freeHost, canAccessPeer, enablePeerAccess, memcpyPeerAsync, runtimeVersion, pciBusId,
-            deviceSynchronize;
+            deviceSynchronize, memGetInfo;
 
     public FfmCuda(NativeLibrary lib) {
         getErrorString = lib.require("cudaGetErrorString", FunctionDescriptor.of(ADDRESS, JAVA_INT));
@@ -55,6 +55,7 @@ public final class FfmCuda {
         runtimeVersion = lib.require("cudaRuntimeGetVersion", FunctionDescriptor.of(JAVA_INT, ADDRESS));
         pciBusId = lib.require("cudaDeviceGetPCIBusId", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
         deviceSynchronize = lib.require("cudaDeviceSynchronize", FunctionDescriptor.of(JAVA_INT));
+        memGetInfo = lib.require("cudaMemGetInfo", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     }
 
     public int deviceCount() {
@@ -95,13 +96,13 @@ public final class FfmCuda {
         }
     }
 
-    public MemorySegment malloc(long bytes) {
-        return allocWith(malloc, "cudaMalloc(" + bytes + ")", bytes);
+    public DeviceBuffer malloc(long bytes) {
+        return new DeviceBuffer(allocWith(malloc, "cudaMalloc(" + bytes + ")", bytes), bytes);
     }
 
     /** Page-locked host memory, needed for full-speed host<->device copies. */
-    public MemorySegment mallocHost(long bytes) {
-        return allocWith(mallocHost, "cudaMallocHost(" + bytes + ")", bytes).reinterpret(bytes);
+    public HostBuffer mallocHost(long bytes) {
+        return new HostBuffer(allocWith(mallocHost, "cudaMallocHost(" + bytes + ")", bytes).reinterpret(bytes));
     }
 
     private MemorySegment allocWith(MethodHandle h, String what, long bytes) {
@@ -114,23 +115,46 @@ public final class FfmCuda {
         }
     }
 
-    public void free(MemorySegment devicePtr) {
-        call("cudaFree", free, devicePtr);
+    /** Free and total memory of the current device, in bytes (cudaMemGetInfo). */
+    public MemoryInfo memoryInfo() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment free = a.allocate(JAVA_LONG);
+            MemorySegment total = a.allocate(JAVA_LONG);
+            check("cudaMemGetInfo", (int) memGetInfo.invokeExact(free, total));
+            return new MemoryInfo(free.get(JAVA_LONG, 0), total.get(JAVA_LONG, 0));
+        } catch (Throwable t) {
+            throw wrap("cudaMemGetInfo", t);
+        }
     }
 
-    public void freeHost(MemorySegment hostPtr) {
-        call("cudaFreeHost", freeHost, hostPtr);
+    /** What cudaMemGetInfo says about the current device. */
+    public record MemoryInfo(long freeBytes, long totalBytes) {}
+
+    public void free(DeviceBuffer buffer) {
+        call("cudaFree", free, buffer.address);
     }
 
-    public void memset(MemorySegment devicePtr, int value, long bytes) {
+    public void freeHost(HostBuffer buffer) {
+        call("cudaFreeHost", freeHost, buffer.segment);
+    }
+
+    public void memset(DeviceBuffer buffer, int value, long bytes) {
         try {
-            check("cudaMemset", (int) memset.invokeExact(devicePtr, value, bytes));
+            check("cudaMemset", (int) memset.invokeExact(buffer.address, value, bytes));
         } catch (Throwable t) {
             throw wrap("cudaMemset", t);
         }
     }
 
-    public void memcpy(MemorySegment dst, MemorySegment src, long bytes, int kind) {
+    public void copyToDevice(DeviceBuffer dst, HostBuffer src, long bytes) {
+        memcpy(dst.address, src.segment, bytes, H2D);
+    }
+
+    public void copyToHost(HostBuffer dst, DeviceBuffer src, long bytes) {
+        memcpy(dst.segment, src.address, bytes, D2H);
+    }
+
+    private void memcpy(MemorySegment dst, MemorySegment src, long bytes, int kind) {
         try {
             check("cudaMemcpy", (int) memcpy.invokeExact(dst, src, bytes, kind));
         } catch (Throwable t) {
@@ -138,19 +162,31 @@ public final class FfmCuda {
         }
     }
 
-    public void memcpyAsync(MemorySegment dst, MemorySegment src, long bytes, int kind, MemorySegment stream) {
+    public void copyToDeviceAsync(DeviceBuffer dst, HostBuffer src, long bytes, CudaStream stream) {
+        memcpyAsync(dst.address, src.segment, bytes, H2D, stream);
+    }
+
+    public void copyToHostAsync(HostBuffer dst, DeviceBuffer src, long bytes, CudaStream stream) {
+        memcpyAsync(dst.segment, src.address, bytes, D2H, stream);
+    }
+
+    public void copyWithinDeviceAsync(DeviceBuffer dst, DeviceBuffer src, long bytes, CudaStream stream) {
+        memcpyAsync(dst.address, src.address, bytes, D2D, stream);
+    }
+
+    private void memcpyAsync(MemorySegment dst, MemorySegment src, long bytes, int kind, CudaStream stream) {
         try {
-            check("cudaMemcpyAsync", (int) memcpyAsync.invokeExact(dst, src, bytes, kind, stream));
+            check("cudaMemcpyAsync", (int) memcpyAsync.invokeExact(dst, src, bytes, kind, stream.handle));
         } catch (Throwable t) {
             throw wrap("cudaMemcpyAsync", t);
         }
     }
 
-    public void memcpyPeerAsync(MemorySegment dst, int dstDevice, MemorySegment src, int srcDevice, long bytes,
-                                MemorySegment stream) {
+    public void memcpyPeerAsync(DeviceBuffer dst, int dstDevice, DeviceBuffer src, int srcDevice, long bytes,
+                                CudaStream stream) {
         try {
-            check("cudaMemcpyPeerAsync",
-                    (int) memcpyPeerAsync.invokeExact(dst, dstDevice, src, srcDevice, bytes, stream));
+            check("cudaMemcpyPeerAsync", (int) memcpyPeerAsync.invokeExact(dst.address, dstDevice, src.address,
+                    srcDevice, bytes, stream.handle));
         } catch (Throwable t) {
             throw wrap("cudaMemcpyPeerAsync", t);
         }
@@ -177,18 +213,18 @@ public final class FfmCuda {
     }
 
     /** A non-blocking stream (does not synchronise with the legacy default stream). */
-    public MemorySegment streamCreate() {
+    public CudaStream streamCreate() {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment p = a.allocate(ADDRESS);
             check("cudaStreamCreateWithFlags", (int) streamCreate.invokeExact(p, 1));
-            return p.get(ADDRESS, 0);
+            return new CudaStream(p.get(ADDRESS, 0));
         } catch (Throwable t) {
             throw wrap("cudaStreamCreateWithFlags", t);
         }
     }
 
-    public void streamSynchronize(MemorySegment stream) {
-        call("cudaStreamSynchronize", streamSynchronize, stream);
+    public void streamSynchronize(CudaStream stream) {
+        call("cudaStreamSynchronize", streamSynchronize, stream.handle);
     }
 
     public void deviceSynchronize() {
@@ -199,37 +235,37 @@ public final class FfmCuda {
         }
     }
 
-    public MemorySegment eventCreate() {
+    public CudaEvent eventCreate() {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment p = a.allocate(ADDRESS);
             check("cudaEventCreate", (int) eventCreate.invokeExact(p));
-            return p.get(ADDRESS, 0);
+            return new CudaEvent(p.get(ADDRESS, 0));
         } catch (Throwable t) {
             throw wrap("cudaEventCreate", t);
         }
     }
 
-    public void eventRecord(MemorySegment event, MemorySegment stream) {
+    public void eventRecord(CudaEvent event, CudaStream stream) {
         try {
-            check("cudaEventRecord", (int) eventRecord.invokeExact(event, stream));
+            check("cudaEventRecord", (int) eventRecord.invokeExact(event.handle, stream.handle));
         } catch (Throwable t) {
             throw wrap("cudaEventRecord", t);
         }
     }
 
-    public void eventSynchronize(MemorySegment event) {
-        call("cudaEventSynchronize", eventSynchronize, event);
+    public void eventSynchronize(CudaEvent event) {
+        call("cudaEventSynchronize", eventSynchronize, event.handle);
     }
 
-    public void eventDestroy(MemorySegment event) {
-        call("cudaEventDestroy", eventDestroy, event);
+    public void eventDestroy(CudaEvent event) {
+        call("cudaEventDestroy", eventDestroy, event.handle);
     }
 
     /** Milliseconds between two recorded events (resolution about 0.5 µs). */
-    public float elapsedMs(MemorySegment start, MemorySegment end) {
+    public float elapsedMs(CudaEvent start, CudaEvent end) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment ms = a.allocate(JAVA_FLOAT);
-            check("cudaEventElapsedTime", (int) eventElapsed.invokeExact(ms, start, end));
+            check("cudaEventElapsedTime", (int) eventElapsed.invokeExact(ms, start.handle, end.handle));
             return ms.get(JAVA_FLOAT, 0);
         } catch (Throwable t) {
             throw wrap("cudaEventElapsedTime", t);
@@ -247,11 +283,11 @@ public final class FfmCuda {
     private void check(String what, int rc) throws Throwable {
         if (rc != 0) {
             String msg = NativeLibrary.cString((MemorySegment) getErrorString.invokeExact(rc));
-            throw new NativeCallException(what + " failed: " + msg + " (cudaError " + rc + ")");
+            throw new NativeCallException(NativeCallException.Library.CUDA, what, rc, msg);
         }
     }
 
     private static NativeCallException wrap(String what, Throwable t) {
-        return t instanceof NativeCallException n ? n : new NativeCallException(what + ": " + t, t);
+        return t instanceof NativeCallException n ? n : new NativeCallException(what, t);
     }
 }

@@ -15,7 +15,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * libnccl.so.2 through FFM: communicator set-up (one process driving N GPUs, or one rank per process with a unique
- * id exchanged out of band) and the collectives nccl-tests measures. Comms, streams and buffers are addresses.
+ * id exchanged out of band) and the collectives nccl-tests measures, on opaque communicators, streams and buffers.
  */
 public final class FfmNccl {
 
@@ -93,35 +93,35 @@ public final class FfmNccl {
     }
 
     /** One rank of nranks; call with the rank's CUDA device current. */
-    public MemorySegment commInitRank(int nranks, byte[] uniqueId, int rank) {
+    public NcclComm commInitRank(int nranks, byte[] uniqueId, int rank) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment comm = a.allocate(ADDRESS);
             MemorySegment id = a.allocate(UNIQUE_ID);
             id.copyFrom(MemorySegment.ofArray(uniqueId));
             check("ncclCommInitRank", (int) commInitRank.invokeExact(comm, nranks, id, rank));
-            return comm.get(ADDRESS, 0);
+            return new NcclComm(comm.get(ADDRESS, 0));
         } catch (Throwable t) {
             throw wrap("ncclCommInitRank", t);
         }
     }
 
     /** One communicator per listed device, all in this process. */
-    public MemorySegment[] commInitAll(int[] devices) {
+    public NcclComm[] commInitAll(int[] devices) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment comms = a.allocate(ADDRESS, devices.length);
             MemorySegment devs = a.allocateFrom(JAVA_INT, devices);
             check("ncclCommInitAll", (int) commInitAll.invokeExact(comms, devices.length, devs));
-            MemorySegment[] out = new MemorySegment[devices.length];
-            for (int i = 0; i < devices.length; i++) out[i] = comms.getAtIndex(ADDRESS, i);
+            NcclComm[] out = new NcclComm[devices.length];
+            for (int i = 0; i < devices.length; i++) out[i] = new NcclComm(comms.getAtIndex(ADDRESS, i));
             return out;
         } catch (Throwable t) {
             throw wrap("ncclCommInitAll", t);
         }
     }
 
-    public void commDestroy(MemorySegment comm) {
+    public void commDestroy(NcclComm comm) {
         try {
-            check("ncclCommDestroy", (int) commDestroy.invokeExact(comm));
+            check("ncclCommDestroy", (int) commDestroy.invokeExact(comm.handle));
         } catch (Throwable t) {
             throw wrap("ncclCommDestroy", t);
         }
@@ -143,62 +143,62 @@ public final class FfmNccl {
         }
     }
 
-    public void allReduce(MemorySegment send, MemorySegment recv, long count, int type, int op, MemorySegment comm,
-                          MemorySegment stream) {
+    public void allReduce(DeviceBuffer send, DeviceBuffer recv, long count, int type, int op, NcclComm comm,
+                          CudaStream stream) {
         try {
-            check("ncclAllReduce", (int) allReduce.invokeExact(send, recv, count, type, op, comm, stream));
+            check("ncclAllReduce", (int) allReduce.invokeExact(send.address, recv.address, count, type, op, comm.handle, stream.handle));
         } catch (Throwable t) {
             throw wrap("ncclAllReduce", t);
         }
     }
 
-    public void allGather(MemorySegment send, MemorySegment recv, long sendCount, int type, MemorySegment comm,
-                          MemorySegment stream) {
+    public void allGather(DeviceBuffer send, DeviceBuffer recv, long sendCount, int type, NcclComm comm,
+                          CudaStream stream) {
         try {
-            check("ncclAllGather", (int) allGather.invokeExact(send, recv, sendCount, type, comm, stream));
+            check("ncclAllGather", (int) allGather.invokeExact(send.address, recv.address, sendCount, type, comm.handle, stream.handle));
         } catch (Throwable t) {
             throw wrap("ncclAllGather", t);
         }
     }
 
-    public void reduceScatter(MemorySegment send, MemorySegment recv, long recvCount, int type, int op,
-                              MemorySegment comm, MemorySegment stream) {
+    public void reduceScatter(DeviceBuffer send, DeviceBuffer recv, long recvCount, int type, int op,
+                              NcclComm comm, CudaStream stream) {
         try {
-            check("ncclReduceScatter", (int) reduceScatter.invokeExact(send, recv, recvCount, type, op, comm, stream));
+            check("ncclReduceScatter", (int) reduceScatter.invokeExact(send.address, recv.address, recvCount, type, op, comm.handle, stream.handle));
         } catch (Throwable t) {
             throw wrap("ncclReduceScatter", t);
         }
     }
 
-    public void broadcast(MemorySegment send, MemorySegment recv, long count, int type, int root, MemorySegment comm,
-                          MemorySegment stream) {
+    public void broadcast(DeviceBuffer send, DeviceBuffer recv, long count, int type, int root, NcclComm comm,
+                          CudaStream stream) {
         try {
-            check("ncclBroadcast", (int) broadcast.invokeExact(send, recv, count, type, root, comm, stream));
+            check("ncclBroadcast", (int) broadcast.invokeExact(send.address, recv.address, count, type, root, comm.handle, stream.handle));
         } catch (Throwable t) {
             throw wrap("ncclBroadcast", t);
         }
     }
 
-    public void reduce(MemorySegment send, MemorySegment recv, long count, int type, int op, int root,
-                       MemorySegment comm, MemorySegment stream) {
+    public void reduce(DeviceBuffer send, DeviceBuffer recv, long count, int type, int op, int root,
+                       NcclComm comm, CudaStream stream) {
         try {
-            check("ncclReduce", (int) reduce.invokeExact(send, recv, count, type, op, root, comm, stream));
+            check("ncclReduce", (int) reduce.invokeExact(send.address, recv.address, count, type, op, root, comm.handle, stream.handle));
         } catch (Throwable t) {
             throw wrap("ncclReduce", t);
         }
     }
 
-    public void send(MemorySegment buf, long count, int type, int peer, MemorySegment comm, MemorySegment stream) {
+    public void send(DeviceBuffer buf, long count, int type, int peer, NcclComm comm, CudaStream stream) {
         try {
-            check("ncclSend", (int) send.invokeExact(buf, count, type, peer, comm, stream));
+            check("ncclSend", (int) send.invokeExact(buf.address, count, type, peer, comm.handle, stream.handle));
         } catch (Throwable t) {
             throw wrap("ncclSend", t);
         }
     }
 
-    public void recv(MemorySegment buf, long count, int type, int peer, MemorySegment comm, MemorySegment stream) {
+    public void recv(DeviceBuffer buf, long count, int type, int peer, NcclComm comm, CudaStream stream) {
         try {
-            check("ncclRecv", (int) recv.invokeExact(buf, count, type, peer, comm, stream));
+            check("ncclRecv", (int) recv.invokeExact(buf.address, count, type, peer, comm.handle, stream.handle));
         } catch (Throwable t) {
             throw wrap("ncclRecv", t);
         }
@@ -207,11 +207,11 @@ public final class FfmNccl {
     private void check(String what, int rc) throws Throwable {
         if (rc != 0) {
             String msg = NativeLibrary.cString((MemorySegment) getErrorString.invokeExact(rc));
-            throw new NativeCallException(what + " failed: " + msg + " (ncclResult " + rc + ")");
+            throw new NativeCallException(NativeCallException.Library.NCCL, what, rc, msg);
         }
     }
 
     private static NativeCallException wrap(String what, Throwable t) {
-        return t instanceof NativeCallException n ? n : new NativeCallException(what + ": " + t, t);
+        return t instanceof NativeCallException n ? n : new NativeCallException(what, t);
     }
 }

@@ -2,11 +2,14 @@ package dev.railyard.platform;
 
 import dev.railyard.model.Reading;
 
+import dev.railyard.model.ValueText;
+import dev.railyard.platform.RootConfinement.Resolved;
+
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotLinkException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -25,28 +28,35 @@ public final class HostRoot {
      */
     public static final String UNREADABLE_LIST = "railyard/unreadable.txt";
 
+    /** sysfs attributes are at most a page; 1 MiB leaves room for procfs tables and still bounds a garbage file. */
+    public static final int ATTRIBUTE_MAX_BYTES = 1 << 20;
+    /** Saved command output (nvidia-smi -q -x of 8 GPUs is ~250 KB, a dmesg buffer up to 16 MiB with log_buf_len). */
+    public static final int DOCUMENT_MAX_BYTES = 32 << 20;
+
     private final Path root;
     private final boolean live;
     private final ReadLog log;
     private final Map<String, String> unreadable;
+    private final RootConfinement confinement;
 
     private HostRoot(Path root, boolean live, ReadLog log) {
         this.root = root;
         this.live = live;
         this.log = log;
-        this.unreadable = live ? Map.of() : loadUnreadable(root.resolve(UNREADABLE_LIST));
+        this.confinement = new RootConfinement(root);
+        this.unreadable = live ? Map.of() : loadUnreadable();
     }
 
-    private static Map<String, String> loadUnreadable(Path list) {
-        if (!Files.isRegularFile(list)) return Map.of();
-        Map<String, String> m = new HashMap<>();
-        try {
-            for (String line : Files.readAllLines(list, StandardCharsets.UTF_8)) {
-                int colon = line.indexOf(": ");
-                if (colon > 0) m.put(line.substring(0, colon), line.substring(colon + 2));
-            }
-        } catch (IOException e) {
+    /** Read like any attribute, so a FIFO or a link out of the root here cannot hang or leak either. */
+    private Map<String, String> loadUnreadable() {
+        if (!(confinement.resolve(UNREADABLE_LIST) instanceof Resolved.Inside(Path real))) return Map.of();
+        if (!(BoundedRead.text(real, UNREADABLE_LIST, ATTRIBUTE_MAX_BYTES) instanceof Reading.Present<String>(String text))) {
             return Map.of();
+        }
+        Map<String, String> m = new HashMap<>();
+        for (String line : text.lines().toList()) {
+            int colon = line.indexOf(": ");
+            if (colon > 0) m.put(line.substring(0, colon), line.substring(colon + 2));
         }
         return Map.copyOf(m);
     }
@@ -61,7 +71,7 @@ public final class HostRoot {
         return new HostRoot(Path.of("/"), true, log);
     }
 
-    /** A captured or test tree; nothing is run and nothing outside it is read. */
+    /** A captured or test tree; nothing is run and nothing outside it is read, not even through its symlinks. */
     public static HostRoot at(Path root) {
         return new HostRoot(root.toAbsolutePath().normalize(), false, ReadLog.NONE);
     }
@@ -85,46 +95,66 @@ public final class HostRoot {
         return root.relativize(path).toString();
     }
 
+    /** True when the path leads to something inside the root (a link out of the root does not exist here). */
     public boolean exists(String relative) {
         log.file(relative);
-        return Files.exists(resolve(relative));
+        if (live) return Files.exists(resolve(relative));
+        return confinement.resolve(strip(relative)) instanceof Resolved.Inside;
     }
 
     public boolean isDirectory(String relative) {
         log.file(relative);
-        return Files.isDirectory(resolve(relative));
+        if (live) return Files.isDirectory(resolve(relative));
+        return confinement.resolve(strip(relative)) instanceof Resolved.Inside(Path real)
+                && Files.isDirectory(real, LinkOption.NOFOLLOW_LINKS);
     }
 
     /**
-     * A sysfs/procfs attribute, trimmed. A missing file is absent; an unreadable one (EINVAL on a zero GID,
-     * EACCES) is failed with the path and the cause.
+     * A sysfs/procfs attribute, trimmed, at most {@link #ATTRIBUTE_MAX_BYTES}. A missing file is absent; an unreadable
+     * one (EINVAL on a zero GID, EACCES), a FIFO, a directory, a link out of the root, a file too large or not
+     * UTF-8 text is failed with the path and the cause.
      */
     public Reading<String> read(String relative) {
+        return readText(relative, ATTRIBUTE_MAX_BYTES).map(String::trim);
+    }
+
+    /**
+     * A whole text file (a saved nvidia-smi -q -x, dmesg) of at most {@code maxBytes}, untrimmed; failed like
+     * {@link #read} when it cannot be read as text.
+     */
+    public Reading<String> readText(String relative, int maxBytes) {
         log.file(relative);
-        String key = relative.startsWith("/") ? relative.substring(1) : relative;
+        String key = strip(relative);
         if (!unreadable.isEmpty() && unreadable.containsKey(key)) return Reading.failed(key, unreadable.get(key));
-        Path p = resolve(relative);
-        try {
-            // Stream to EOF: sysfs/procfs report sizes (4096, 0, or on some kernels a wrong small one) that
-            // Files.readString would trust and cut the value short.
-            try (var in = Files.newInputStream(p)) {
-                return Reading.of(new String(in.readAllBytes(), StandardCharsets.UTF_8).trim());
+        Path p;
+        if (live) {
+            p = resolve(key);
+        } else {
+            switch (confinement.resolve(key)) {
+                case Resolved.Inside(Path real) -> p = real;
+                case Resolved.Missing m -> {
+                    Reading<String> unreadableLive = unreadableAtRealPath(resolve(key));
+                    return unreadableLive != null ? unreadableLive : Reading.absent("no " + key);
+                }
+                case Resolved.Refused(String link, String why) -> {
+                    return Reading.failed(link, why);
+                }
             }
-        } catch (NoSuchFileException e) {
-            Reading<String> unreadableLive = unreadableAtRealPath(p);
-            return unreadableLive != null ? unreadableLive : Reading.absent("no " + relative);
-        } catch (AccessDeniedException e) {
-            return Reading.failed(relative, "permission denied");
-        } catch (IOException e) {
-            return Reading.failed(relative, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
         }
+        return BoundedRead.text(p, key, maxBytes);
+    }
+
+    private static String strip(String relative) {
+        return relative.startsWith("/") ? relative.substring(1) : relative;
     }
 
     /** The capture lists unreadable files by their real path (sys/devices/...), readers ask through sys/class/... */
     private Reading<String> unreadableAtRealPath(Path p) {
         if (unreadable.isEmpty() || p.getParent() == null) return null;
         try {
-            String real = relative(p.getParent().toRealPath().resolve(p.getFileName()));
+            Path parent = p.getParent().toRealPath();
+            if (!parent.startsWith(confinement.realRoot())) return null;
+            String real = confinement.realRoot().relativize(parent.resolve(p.getFileName())).toString();
             String cause = unreadable.get(real);
             return cause == null ? null : Reading.failed(real, cause);
         } catch (IOException e) {
@@ -137,45 +167,106 @@ public final class HostRoot {
         return read(relative).map(s -> s.lines().toList());
     }
 
-    /** An integer attribute; text that is not a number is failed with the text. */
+    /**
+     * An integer attribute: the whole text is one decimal (or 0x hex) number, else the reading is failed with the
+     * text. Numbers past a long fail too; they are not clamped.
+     */
     public Reading<Long> readLong(String relative) {
         Reading<String> r = read(relative);
         if (!(r instanceof Reading.Present<String>(String s))) return r.map(x -> 0L);
         try {
-            String t = s.startsWith("0x") ? s.substring(2) : s;
-            return Reading.of(s.startsWith("0x") ? Long.parseLong(t, 16) : Long.parseLong(t));
+            boolean hex = s.startsWith("0x") || s.startsWith("0X");
+            String digits = hex ? s.substring(2) : s;
+            if (digits.isEmpty() || digits.startsWith("+") || digits.startsWith("-") && hex) throw new NumberFormatException();
+            return Reading.of(hex ? Long.parseLong(digits, 16) : Long.parseLong(digits));
         } catch (NumberFormatException e) {
-            return Reading.failed(relative, "not a number: \"" + s + "\"");
+            return Reading.failed(strip(relative), "not a number: " + ValueText.quote(s));
         }
     }
 
-    public Reading<Integer> readInt(String relative) {
+    /** An integer attribute within [min, max]; anything else is failed, never narrowed (4294976296 is not 9000). */
+    public Reading<Long> readLong(String relative, long min, long max) {
         Reading<Long> r = readLong(relative);
-        return r.map(Long::intValue);
+        if (r instanceof Reading.Present<Long>(Long v) && (v < min || v > max)) {
+            return Reading.failed(strip(relative), "out of range: " + v + " (expected " + min + ".." + max + ")");
+        }
+        return r;
+    }
+
+    /** An int attribute; a value outside int's range is failed, never truncated. */
+    public Reading<Integer> readInt(String relative) {
+        return readInt(relative, Integer.MIN_VALUE, Integer.MAX_VALUE);
+    }
+
+    /** An int attribute within [min, max]; anything else is failed. */
+    public Reading<Integer> readInt(String relative, int min, int max) {
+        return readLong(relative, min, max).map(Long::intValue);
     }
 
     /** The names in a directory, sorted; empty when it does not exist (a missing subsystem is normal). */
     public List<String> list(String relative) {
+        return listing(relative).orElse(List.of());
+    }
+
+    /**
+     * The names in a directory, sorted; absent when it does not exist, failed when it is not a directory, cannot be
+     * listed or is reached through a link out of the root.
+     */
+    public Reading<List<String>> listing(String relative) {
         log.directory(relative);
-        Path p = resolve(relative);
-        if (!Files.isDirectory(p)) return List.of();
+        String key = strip(relative);
+        Path p;
+        if (live) {
+            p = resolve(key);
+        } else {
+            switch (confinement.resolve(key)) {
+                case Resolved.Inside(Path real) -> p = real;
+                case Resolved.Missing m -> {
+                    return Reading.absent("no " + key);
+                }
+                case Resolved.Refused(String link, String why) -> {
+                    return Reading.failed(link, why);
+                }
+            }
+        }
+        if (!Files.isDirectory(p)) {
+            return Files.exists(p) ? Reading.failed(key, "not a directory") : Reading.absent("no " + key);
+        }
         try (Stream<Path> s = Files.list(p)) {
-            return s.map(x -> x.getFileName().toString()).sorted(NaturalOrder.INSTANCE).toList();
+            return Reading.of(s.map(x -> x.getFileName().toString()).sorted(NaturalOrder.INSTANCE).toList());
         } catch (IOException e) {
-            return List.of();
+            return Reading.failed(key, RootConfinement.message(e));
         }
     }
 
     /** The target of a symlink, as written (e.g. "../../../../bus/pci/drivers/mlx5_core"). */
     public Reading<String> readLink(String relative) {
         log.file(relative);
-        Path p = resolve(relative);
+        String key = strip(relative);
+        Path p = resolve(key);
+        if (!live) {
+            // the link itself is read, not followed; its directory must still lie inside the root
+            int slash = key.lastIndexOf('/');
+            if (slash > 0) {
+                switch (confinement.resolve(key.substring(0, slash))) {
+                    case Resolved.Inside(Path real) -> p = real.resolve(key.substring(slash + 1));
+                    case Resolved.Missing m -> {
+                        return Reading.absent("no " + key);
+                    }
+                    case Resolved.Refused(String link, String why) -> {
+                        return Reading.failed(link, why);
+                    }
+                }
+            }
+        }
         try {
             return Reading.of(Files.readSymbolicLink(p).toString());
         } catch (NoSuchFileException e) {
-            return Reading.absent("no " + relative);
+            return Reading.absent("no " + key);
+        } catch (NotLinkException e) {
+            return Reading.failed(key, "not a symlink");
         } catch (IOException | UnsupportedOperationException e) {
-            return Reading.failed(relative, String.valueOf(e.getMessage()));
+            return Reading.failed(key, String.valueOf(e.getMessage()));
         }
     }
 
@@ -186,20 +277,25 @@ public final class HostRoot {
 
     /**
      * The path of a file after resolving symlinks, relative to the root: "sys/devices/pci0000:00/0000:00:01.0/...".
-     * Symlinks are resolved inside the root so captured trees work like the live one.
+     * Symlinks are resolved inside the root so captured trees work like the live one; one leading out is failed.
      */
     public Reading<String> realPath(String relative) {
         log.file(relative);
-        try {
-            Path real = resolve(relative).toRealPath();
-            Path realRoot = root.toRealPath();
-            if (!real.startsWith(realRoot)) return Reading.failed(relative, "points outside the root: " + real);
-            return Reading.of(realRoot.relativize(real).toString());
-        } catch (NoSuchFileException e) {
-            return Reading.absent("no " + relative);
-        } catch (IOException e) {
-            return Reading.failed(relative, String.valueOf(e.getMessage()));
+        String key = strip(relative);
+        if (live) {
+            try {
+                return Reading.of(root.relativize(resolve(key).toRealPath()).toString());
+            } catch (NoSuchFileException e) {
+                return Reading.absent("no " + key);
+            } catch (IOException e) {
+                return Reading.failed(key, RootConfinement.message(e));
+            }
         }
+        return switch (confinement.resolve(key)) {
+            case Resolved.Inside(Path real) -> Reading.of(confinement.realRoot().relativize(real).toString());
+            case Resolved.Missing m -> Reading.absent("no " + key);
+            case Resolved.Refused(String link, String why) -> Reading.failed(link, why);
+        };
     }
 
     @Override

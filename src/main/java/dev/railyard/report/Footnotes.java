@@ -1,6 +1,7 @@
 package dev.railyard.report;
 
 import dev.railyard.model.Reading;
+import dev.railyard.model.ValueText;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -46,7 +47,7 @@ final class Footnotes {
 
     List<String> lines() {
         List<String> out = new ArrayList<>();
-        numbers.forEach((text, n) -> out.add("[" + n + "] " + text));
+        numbers.forEach((text, n) -> out.add("[" + n + "] " + ValueText.printable(text)));
         return out;
     }
 }

@@ -1,6 +1,7 @@
 package dev.railyard.report;
 
 import dev.railyard.model.NodeInventory;
+import dev.railyard.model.ValueText;
 
 /**
  * The human view of an inventory: a header, then one section per area (GPUs, RDMA, network, PCIe affinity, host).
@@ -13,10 +14,10 @@ public final class InventoryText {
 
     public static String render(NodeInventory inv) {
         StringBuilder out = new StringBuilder();
-        out.append("Node ").append(inv.hostname()).append("  root ").append(inv.root())
-                .append("  at ").append(inv.takenAt()).append('\n');
-        out.append("  OS ").append(ReadingText.of(inv.host().os()))
-                .append("  kernel ").append(ReadingText.of(inv.host().kernel())).append('\n');
+        out.append("Node ").append(ValueText.printable(inv.hostname())).append("  root ")
+                .append(ValueText.printable(inv.root())).append("  at ").append(inv.takenAt()).append('\n');
+        out.append("  OS ").append(ValueText.printable(ReadingText.of(inv.host().os())))
+                .append("  kernel ").append(ValueText.printable(ReadingText.of(inv.host().kernel()))).append('\n');
         out.append('\n');
         GpuSection.appendTo(out, inv.gpu());
         out.append('\n');
@@ -27,6 +28,7 @@ public final class InventoryText {
         TopologySection.appendTo(out, inv.topology());
         out.append('\n');
         HostSection.appendTo(out, inv.host(), inv.xidEvents());
-        return out.toString();
+        // the sections escape their cells; this catches any value printed outside a table (terminal escapes)
+        return ValueText.escapeControls(out.toString(), true);
     }
 }

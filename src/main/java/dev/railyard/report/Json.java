@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.railyard.model.Reading;
+import dev.railyard.model.ValueText;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -44,6 +45,7 @@ public final class Json {
     private static ObjectMapper create() {
         SimpleModule readings = new SimpleModule("railyard-readings");
         readings.addSerializer(Reading.class, new ReadingSerializer());
+        readings.addSerializer(String.class, new CutStringSerializer());
         return new ObjectMapper()
                 .registerModule(new Jdk8Module())
                 .registerModule(new JavaTimeModule())
@@ -51,6 +53,14 @@ public final class Json {
                 .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
                 .enable(SerializationFeature.INDENT_OUTPUT)
                 .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+    }
+
+    /** Jackson escapes control characters itself; a garbage value of a megabyte is cut with a marker. */
+    private static final class CutStringSerializer extends JsonSerializer<String> {
+        @Override
+        public void serialize(String value, JsonGenerator gen, SerializerProvider provider) throws IOException {
+            gen.writeString(ValueText.cut(value, ValueText.JSON_MAX));
+        }
     }
 
     @SuppressWarnings("rawtypes")

@@ -5,6 +5,7 @@ import dev.railyard.model.RdmaDevice;
 import dev.railyard.model.RdmaPort;
 import dev.railyard.model.RdmaPort.Gid;
 import dev.railyard.model.Reading;
+import dev.railyard.model.ValueText;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -65,7 +66,7 @@ final class RdmaSection {
      * "absent (no node_guid)" rather than the full sys/class/infiniband path, nine times over on a big node.
      */
     private static String local(Reading<?> r, String dir) {
-        return r.describe().replace(dir, "");
+        return ValueText.printable(r.describe().replace(dir, ""));
     }
 
     /** The netdevs the network collector tied to this port, else those its GIDs are bound to. */

@@ -2,6 +2,7 @@ package dev.railyard.report;
 
 import dev.railyard.model.PcieLink;
 import dev.railyard.model.Reading;
+import dev.railyard.model.ValueText;
 
 import java.util.Locale;
 import java.util.function.Function;
@@ -14,12 +15,13 @@ final class ReadingText {
     private ReadingText() {
     }
 
+    /** Escaped and cut ({@link ValueText#printable}): the value may be whatever a node tree held. */
     static <T> String of(Reading<T> r, Function<? super T, String> format) {
-        return r instanceof Reading.Present<T>(T v) ? format.apply(v) : r.describe();
+        return ValueText.printable(r instanceof Reading.Present<T>(T v) ? format.apply(v) : r.describe());
     }
 
     static String of(Reading<?> r) {
-        return r.describe();
+        return ValueText.printable(r.describe());
     }
 
     /** 1536 -> "1.5 KiB"; below 1 KiB the exact count. */

@@ -1,5 +1,7 @@
 package dev.railyard.report;
 
+import dev.railyard.model.ValueText;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -13,8 +15,9 @@ final class TextTable {
         rows.add(List.of(header));
     }
 
+    /** Cells come from node trees: control characters are escaped and long values cut before widths are taken. */
     TextTable row(String... cells) {
-        rows.add(Arrays.asList(cells));
+        rows.add(Arrays.stream(cells).map(ValueText::printable).toList());
         return this;
     }
 

@@ -19,7 +19,7 @@ final class SpecMapper {
     static final List<String> NODE_KEYS = List.of("name", "address", "bmc", "gpus", "ssh");
     static final List<String> GPU_KEYS = List.of("model", "per_node", "driver", "cuda");
     static final List<String> EXPECT_KEYS = List.of("rdma_bw_efficiency", "rdma_latency_us", "gpu_temp_warn_c",
-            "net_buffer_bytes", "nccl_busbw_gbytes_per_s", "storage_seq_mbps");
+            "net_buffer_bytes", "nccl_busbw_gbytes_per_s", "storage_seq_mbps", "tcp_gbps", "tcp_latency_us");
 
     /** A host name label sequence (RFC 1123); also used for node and cluster names. */
     static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
@@ -93,7 +93,9 @@ final class SpecMapper {
                     return v;
                 }).orElse(d.netBufferBytes()),
                 m.get("nccl_busbw_gbytes_per_s").map(SpecMapper::positive),
-                m.get("storage_seq_mbps").map(SpecMapper::positive));
+                m.get("storage_seq_mbps").map(SpecMapper::positive),
+                m.get("tcp_gbps").map(SpecMapper::positive),
+                m.get("tcp_latency_us").map(SpecMapper::positive));
     }
 
     static double positive(SpecNode n) {

@@ -1,5 +1,6 @@
 package dev.railyard.spec;
 
+import dev.railyard.platform.IoErrors;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.RailyardException;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -30,7 +31,7 @@ public final class SpecReader {
             throw new RailyardException.Usage("no spec file at " + file,
                     "write a starter with: railyard init --out " + file);
         } catch (IOException e) {
-            throw new RailyardException.Usage("cannot read spec " + file + ": " + e.getMessage(), SpecNode.HINT, e);
+            throw new RailyardException.Usage("cannot read spec " + file + ": " + IoErrors.describe(e), SpecNode.HINT, e);
         }
         return read(file.toString(), text);
     }

@@ -2,9 +2,9 @@ package dev.railyard.check;
 
 import dev.railyard.bench.RealSamples;
 import dev.railyard.bench.nccltests.NcclTestsParser;
-import dev.railyard.bench.nccltests.NcclTestsResult;
+import dev.railyard.model.NcclTestsResult;
 import dev.railyard.bench.perftest.PerftestParser;
-import dev.railyard.bench.perftest.PerftestResult;
+import dev.railyard.model.PerftestResult;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Severity;
 import org.junit.jupiter.api.Test;

@@ -139,7 +139,8 @@ class FabricChecksTest {
         List<Finding> out = new RdmaCountersCheck().run(CheckInput.withoutSpec(withPort(s1(), errors)));
         Finding f = Found.one(out, "rdma.counters", "mlx4_0:2");
         assertThat(f.severity()).isEqualTo(Severity.WARN);
-        assertThat(f.observed()).isEqualTo("link_downed=255, excessive_buffer_overrun_errors=15");
+        assertThat(f.observed()).startsWith("link_downed=255, excessive_buffer_overrun_errors=15; could not read 7: "
+                + "link_error_recovery (no counter link_error_recovery), port_rcv_errors");
         RdmaPort noPma = port("mlx4_0", 1, 4, "ACTIVE", 5, "LinkUp", "10 Gb/sec (4X)", 10, "4X", "Ethernet", 0, List.of(), Map.of());
         assertThat(Found.one(new RdmaCountersCheck().run(CheckInput.withoutSpec(withPort(s1(), noPma))), "rdma.counters", "mlx4_0:1")
                 .severity()).isEqualTo(Severity.UNKNOWN);
@@ -161,8 +162,8 @@ class FabricChecksTest {
                 new PcieTopology.Pair("GPU0", "mlx4_0", PcieTopology.Affinity.PHB),
                 new PcieTopology.Pair("GPU1", "mlx4_0", PcieTopology.Affinity.SYS)));
         List<Finding> out = new GpuNicAffinityCheck().run(CheckInput.withoutSpec(withTopology(s1(), sys)));
-        assertThat(Found.one(out, "topo.gpu-nic.affinity", "GPU0").severity()).isEqualTo(Severity.PASS);
-        Finding f = Found.one(out, "topo.gpu-nic.affinity", "GPU1");
+        assertThat(Found.one(out, "topo.gpu-nic.affinity", "GPU0 (0000:3b:00.0)").severity()).isEqualTo(Severity.PASS);
+        Finding f = Found.one(out, "topo.gpu-nic.affinity", "GPU1 (0000:d8:00.0)");
         assertThat(f.severity()).isEqualTo(Severity.WARN);
         assertThat(f.observed()).isEqualTo("mlx4_0 SYS");
     }

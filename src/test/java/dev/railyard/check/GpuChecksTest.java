@@ -32,7 +32,7 @@ class GpuChecksTest {
     @CsvSource({"40,PASS", "85,PASS", "86,WARN", "87,FAIL"})
     void temperatureWarnsAbove85AndFailsAtSlowdown(int t, Severity expected) {
         Gpu g = gpuWith(base(), Reading.of(t), base().clockEvents(), base().ecc(), base().remappedRows(), base().pcieLink(), base().nvlinks());
-        assertThat(Found.one(runOn(new GpuThermalCheck(), g), "gpu.temperature", "GPU0").severity()).isEqualTo(expected);
+        assertThat(Found.one(runOn(new GpuThermalCheck(), g), "gpu.temperature", "GPU0 (00000000:3B:00.0)").severity()).isEqualTo(expected);
     }
 
     @ParameterizedTest
@@ -40,7 +40,7 @@ class GpuChecksTest {
     void throttleBySeverityOfTheClockEvent(Gpu.ClockEvent event, Severity expected) {
         Gpu g = gpuWith(base(), base().temperatureC(), Reading.of(List.of(event)), base().ecc(), base().remappedRows(),
                 base().pcieLink(), base().nvlinks());
-        Finding f = Found.one(runOn(new GpuThermalCheck(), g), "gpu.throttle", "GPU0");
+        Finding f = Found.one(runOn(new GpuThermalCheck(), g), "gpu.throttle", "GPU0 (00000000:3B:00.0)");
         assertThat(f.severity()).isEqualTo(expected);
         assertThat(f.observed()).isEqualTo(event.name());
     }
@@ -50,18 +50,18 @@ class GpuChecksTest {
         Gpu g = gpuWith(base(), base().temperatureC(), base().clockEvents(), Reading.of(new Gpu.EccCounts(177, 0, 177, 2)),
                 Reading.of(new Gpu.RemappedRows(1, 0, true, false)), base().pcieLink(), base().nvlinks());
         List<Finding> out = runOn(new GpuEccCheck(), g);
-        assertThat(Found.one(out, "gpu.ecc.uncorrected", "GPU0").severity()).isEqualTo(Severity.FAIL);
-        Finding remap = Found.one(out, "gpu.ecc.uncorrected", "GPU0 row remap");
+        assertThat(Found.one(out, "gpu.ecc.uncorrected", "GPU0 (00000000:3B:00.0)").severity()).isEqualTo(Severity.FAIL);
+        Finding remap = Found.one(out, "gpu.ecc.uncorrected", "GPU0 (00000000:3B:00.0) row remap");
         assertThat(remap.severity()).isEqualTo(Severity.WARN);
         assertThat(remap.remediation()).contains("nvidia-smi -r -i 0");
-        assertThat(Found.one(runOn(new GpuEccCheck(), base()), "gpu.ecc.uncorrected", "GPU0").severity()).isEqualTo(Severity.PASS);
+        assertThat(Found.one(runOn(new GpuEccCheck(), base()), "gpu.ecc.uncorrected", "GPU0 (00000000:3B:00.0)").severity()).isEqualTo(Severity.PASS);
     }
 
     @Test
     void eccWithoutNvmlIsUnknownWithTheReason() {
         Gpu g = gpuWith(base(), base().temperatureC(), base().clockEvents(), Reading.absent("NVML unavailable: libnvidia-ml.so.1 not found"),
                 base().remappedRows(), base().pcieLink(), base().nvlinks());
-        Finding f = Found.one(runOn(new GpuEccCheck(), g), "gpu.ecc.uncorrected", "GPU0");
+        Finding f = Found.one(runOn(new GpuEccCheck(), g), "gpu.ecc.uncorrected", "GPU0 (00000000:3B:00.0)");
         assertThat(f.severity()).isEqualTo(Severity.UNKNOWN);
         assertThat(f.observed()).contains("libnvidia-ml.so.1 not found");
     }
@@ -71,7 +71,7 @@ class GpuChecksTest {
     void pcieWidthBelowMaxWarnsButIdleGenerationIsInfo(int gen, int maxGen, int w, int maxW, Severity expected) {
         Gpu g = gpuWith(base(), base().temperatureC(), base().clockEvents(), base().ecc(), base().remappedRows(),
                 Reading.of(new PcieLink(gen, maxGen, w, maxW)), base().nvlinks());
-        Finding f = Found.one(runOn(new GpuPcieLinkCheck(), g), "gpu.pcie.link", "GPU0");
+        Finding f = Found.one(runOn(new GpuPcieLinkCheck(), g), "gpu.pcie.link", "GPU0 (00000000:3B:00.0)");
         assertThat(f.severity()).isEqualTo(expected);
         assertThat(f.observed()).isEqualTo("Gen" + gen + " x" + w);
     }
@@ -84,8 +84,8 @@ class GpuChecksTest {
         Gpu g1 = gpu(1, "00000000:D8:00.0");
         g1 = gpuWith(g1, g1.temperatureC(), g1.clockEvents(), g1.ecc(), g1.remappedRows(), g1.pcieLink(), Reading.of(oneDown));
         List<Finding> out = new GpuNvlinkCheck().run(CheckInput.withoutSpec(withGpus(s1(), List.of(g0, g1))));
-        assertThat(Found.one(out, "gpu.nvlink", "GPU0").severity()).isEqualTo(Severity.PASS);
-        Finding f = Found.one(out, "gpu.nvlink", "GPU1");
+        assertThat(Found.one(out, "gpu.nvlink", "GPU0 (00000000:3B:00.0)").severity()).isEqualTo(Severity.PASS);
+        Finding f = Found.one(out, "gpu.nvlink", "GPU1 (00000000:D8:00.0)");
         assertThat(f.severity()).isEqualTo(Severity.FAIL);
         assertThat(f.observed()).isEqualTo("2 of 3 links active, down: [1]");
         // PCIe cards without NVLink (the V100-PCIE of S1) are not judged at all.

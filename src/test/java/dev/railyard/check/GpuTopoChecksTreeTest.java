@@ -50,7 +50,7 @@ class GpuTopoChecksTreeTest {
         List<Finding> f = check(root, S1);
         assertThat(of(f, GpuSpecCheck.COUNT, NODE).severity()).isEqualTo(Severity.PASS);
         // the model name comes from NVML only
-        assertThat(of(f, GpuSpecCheck.COUNT, "GPU0").severity()).isEqualTo(Severity.UNKNOWN);
+        assertThat(of(f, GpuSpecCheck.COUNT, "GPU0 (0000:04:00.0)").severity()).isEqualTo(Severity.UNKNOWN);
         assertThat(of(f, GpuSpecCheck.DRIVER, NODE).severity()).isEqualTo(Severity.UNKNOWN);
     }
 
@@ -72,18 +72,18 @@ class GpuTopoChecksTreeTest {
         Path root = CheckTrees.pci(dir);
         new PciTree(root).gpu(GPU0, 0);
         Path dev = root.resolve("sys/devices/" + GPU0);
-        Finding ok = of(check(root), GpuPcieLinkCheck.ID, "GPU0");
+        Finding ok = of(check(root), GpuPcieLinkCheck.ID, "GPU0 (0000:04:00.0)");
         assertThat(ok.severity()).isEqualTo(Severity.PASS);
         assertThat(ok.observed()).isEqualTo("Gen5 x16");
         Files.writeString(dev.resolve("current_link_width"), "8\n");
-        Finding narrow = of(check(root), GpuPcieLinkCheck.ID, "GPU0");
+        Finding narrow = of(check(root), GpuPcieLinkCheck.ID, "GPU0 (0000:04:00.0)");
         assertThat(narrow.severity()).isEqualTo(Severity.WARN);
         assertThat(narrow.observed()).isEqualTo("Gen5 x8");
         assertThat(narrow.remediation()).isEqualTo("reseat the GPU / riser and check the slot's wiring "
                 + "(lspci -vv -s 0000:04:00.0 | grep -E 'LnkCap|LnkSta')");
         Files.writeString(dev.resolve("current_link_width"), "16\n");
         Files.writeString(dev.resolve("current_link_speed"), "2.5 GT/s PCIe\n");
-        assertThat(of(check(root), GpuPcieLinkCheck.ID, "GPU0").severity()).isEqualTo(Severity.INFO);
+        assertThat(of(check(root), GpuPcieLinkCheck.ID, "GPU0 (0000:04:00.0)").severity()).isEqualTo(Severity.INFO);
     }
 
     @Test
@@ -114,7 +114,7 @@ class GpuTopoChecksTreeTest {
         Path root = CheckTrees.pci(dir);
         PciTree pci = new PciTree(root).gpu(GPU0, 0).nic("pci0000:80/0000:80:01.0/0000:81:00.0", 1);
         ClusterSpec spec = oneRail(root, "0000:81:00.0");
-        Finding far = of(check(root, spec), GpuNicAffinityCheck.ID, "GPU0");
+        Finding far = of(check(root, spec), GpuNicAffinityCheck.ID, "GPU0 (0000:04:00.0)");
         assertThat(far.severity()).isEqualTo(Severity.WARN);
         assertThat(far.observed()).isEqualTo("mlx5_0 SYS");
         assertThat(far.remediation()).startsWith("move the HCA into a slot on the GPU's root complex/CPU socket");
@@ -122,7 +122,7 @@ class GpuTopoChecksTreeTest {
         pci.nic("pci0000:00/0000:00:01.1/0000:02:00.0/0000:03:02.0/0000:06:00.0", 0);
         Files.delete(root.resolve("sys/class/infiniband/mlx5_0/device"));
         CheckTrees.link(root, "sys/class/infiniband/mlx5_0/device", "../../../bus/pci/devices/0000:06:00.0");
-        Finding near = of(check(root, spec), GpuNicAffinityCheck.ID, "GPU0");
+        Finding near = of(check(root, spec), GpuNicAffinityCheck.ID, "GPU0 (0000:04:00.0)");
         assertThat(near.severity()).isEqualTo(Severity.PASS);
         assertThat(near.observed()).isEqualTo("mlx5_0 PIX");
     }

@@ -93,4 +93,45 @@ class BenchNcclFakeCliTest {
         assertThat(run.exit()).as(run.out()).isEqualTo(ExitCodes.PREREQUISITE);
         assertThat(run.out()).contains("NCCL (libnccl.so.2) could not be loaded").contains("nope/libnccl.so.2");
     }
+
+    @Test
+    void noDriverIsAPrerequisiteThatNamesTheDriverNotAnInternalError() throws Exception {
+        Run run = railyard(Map.of("FAKE_CUDA_NO_DRIVER", "1"), "-b", "8", "-e", "8");
+        assertThat(run.exit()).as(run.out()).isEqualTo(ExitCodes.PREREQUISITE);
+        assertThat(run.out()).contains("the NVIDIA driver is missing or older than the CUDA runtime")
+                .contains("CUDA driver version is insufficient").contains("hint: install or update the NVIDIA driver")
+                .doesNotContain("internal error").doesNotContain("Exception");
+    }
+
+    @Test
+    void aSizeLargerThanTheGpuIsRefusedBeforeAnythingIsAllocated() throws Exception {
+        Path trace = dir.resolve("oversize.trace");
+        Run run = railyard(Map.of("FAKE_CUDA_MEM_BYTES", String.valueOf(8L << 30), "FAKE_CUDA_TRACE", trace.toString()),
+                "-b", "300G", "-e", "300G", "-g", "2");
+        assertThat(run.exit()).as(run.out()).isEqualTo(ExitCodes.USAGE);
+        // 8 GiB free, 1 GiB kept for NCCL: two buffers of 3.5 GiB - 64 B each
+        assertThat(run.out()).contains("which has 8 GiB free").contains("the largest size that fits is -e 3G")
+                .doesNotContain("Exception");
+        assertThat(java.nio.file.Files.readAllLines(trace)).contains("cudaMemGetInfo")
+                .doesNotContain("cudaMalloc", "ncclCommInitAll");
+    }
+
+    @Test
+    void theSpecsBusbwFloorJudgesTheLargestSize() throws Exception {
+        Path spec = dir.resolve("cluster.yaml");
+        java.nio.file.Files.writeString(spec, """
+                cluster: fake
+                nodes: [{name: n1, address: 10.0.0.1}]
+                expect: {nccl_busbw_gbytes_per_s: 1000}
+                """);
+        Run run = railyard(Map.of(), "-g", "2", "-b", "8", "-e", "32", "-w", "1", "-n", "2", "--jit-warmup", "1",
+                "--spec", spec.toString());
+        assertThat(run.exit()).as(run.out()).isEqualTo(ExitCodes.FAIL_FINDING);
+        assertThat(run.out()).contains("FAIL    bench.nccl.busbw  2 GPUs of this node")
+                .contains("expected: >= 1000.00 GB/s busbw at the largest size");
+        Run passing = railyard(Map.of(), "-g", "2", "-b", "8", "-e", "32", "-w", "1", "-n", "2", "--jit-warmup", "1",
+                "--expect-busbw", "0.000001");
+        assertThat(passing.exit()).as(passing.out()).isEqualTo(ExitCodes.OK);
+        assertThat(passing.out()).contains("PASS    bench.nccl.busbw");
+    }
 }

@@ -17,7 +17,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,12 +32,29 @@ class BenchStorageCommandTest {
     final StringWriter err = new StringWriter();
     final List<List<String>> ran = new ArrayList<>();
 
+    /** A roomy disk and a 1 GiB node unless a test says otherwise. */
+    long usable = 100L << 30;
+    OptionalLong memory = OptionalLong.of(1L << 30);
+    Duration progressEvery = Duration.ofMinutes(10);
+
     int run(CommandRunner runner, String... args) {
         ClusterSpec.Expect expect = new ClusterSpec.Expect(0.9, 2.0, 85, 1, Optional.empty(), Optional.of(300.0));
+        StorageRoom room = new StorageRoom() {
+            @Override
+            public long usableBytes(Path d) {
+                return usable;
+            }
+
+            @Override
+            public OptionalLong memoryBytes() {
+                return memory;
+            }
+        };
         BenchStorageCommand cmd = new BenchStorageCommand((argv, t, cwd, env) -> {
             ran.add(argv);
             return runner.run(argv, t, cwd, env);
-        }, file -> new ClusterSpec("lab", file.toString(), List.of(), Optional.empty(), List.of(), expect));
+        }, file -> new ClusterSpec("lab", file.toString(), List.of(), Optional.empty(), List.of(), expect), room,
+                progressEvery);
         CommandLine cl = new CommandLine(cmd);
         cl.setExecutionExceptionHandler(new ExitCodes.ExceptionHandler());
         cl.setParameterExceptionHandler(new ExitCodes.ParameterHandler());
@@ -102,14 +121,72 @@ class BenchStorageCommandTest {
     }
 
     @Test
-    void aFioErrorIsAFailWithTheCommandToRerun() {
-        int rc = run((argv, t, cwd, env) -> new CommandRunner.Result(argv, 1, "",
-                "fio: pid=0, err=28/file:filesetup.c:240, func=write, error=No space left on device\n", false, ""),
-                "--dir", dir.toString());
+    void aFullDiskSaysSoAndTheScratchFileIsGone() {
+        Path scratch = dir.resolve(BenchStorageCommand.SCRATCH);
+        int rc = run((argv, t, cwd, env) -> {
+            try {
+                Files.writeString(scratch, "what fio wrote before the disk filled up");
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            return new CommandRunner.Result(argv, 1, "",
+                    "fio: pid=0, err=28/file:filesetup.c:240, func=write, error=No space left on device\n", false, "");
+        }, "--dir", dir.toString());
         assertThat(rc).isEqualTo(1);
         assertThat(ran).hasSize(1); // no read after a failed write
         assertThat(out.toString()).contains("FAIL    bench.storage.seq  " + dir + " write")
-                .contains("error=No space left on device").contains("has room for --size");
+                .contains("observed: disk full: ").contains("error=No space left on device")
+                .contains("fix: free space on the disk, or give a smaller --size");
+        assertThat(scratch).doesNotExist();
+    }
+
+    @Test
+    void aSizeTheDiskHasNoRoomForIsRefusedBeforeWriting() {
+        usable = 5L << 30;
+        assertThat(run(superbench(), "--dir", dir.toString(), "--size", "5G")).isEqualTo(2);
+        assertThat(err.toString()).contains("not enough free space in " + dir)
+                .contains("--size 5.0 GiB needs 5.3 GiB with the 256.0 MiB margin, and 5.0 GiB is free")
+                .contains("hint: give --size 4864M or less");
+        assertThat(ran).isEmpty();
+        assertThat(dir.resolve(BenchStorageCommand.SCRATCH)).doesNotExist();
+        assertThat(run(superbench(), "--dir", dir.toString(), "--size", "4G")).isZero();
+    }
+
+    @Test
+    void theDefaultSizeFollowsMemoryAndFreeSpace() {
+        memory = OptionalLong.of(8L << 30);
+        run(superbench(), "--dir", dir.toString());
+        assertThat(ran.getFirst()).contains("--size=8G"); // as large as memory
+        ran.clear();
+        usable = 6L << 30;
+        run(superbench(), "--dir", dir.toString());
+        assertThat(ran.getFirst()).contains("--size=1536M"); // a quarter of the free space
+        ran.clear();
+        usable = 100L << 40;
+        memory = OptionalLong.of(1L << 40);
+        run(superbench(), "--dir", dir.toString());
+        assertThat(ran.getFirst()).contains("--size=16G"); // the cap
+        ran.clear();
+        usable = 100L << 20;
+        assertThat(run(superbench(), "--dir", dir.toString())).isEqualTo(2); // 64 MiB does not fit with its margin
+        assertThat(ran).isEmpty();
+    }
+
+    @Test
+    void progressLinesWhileFioRuns() {
+        progressEvery = Duration.ofMillis(1);
+        int rc = run((argv, t, cwd, env) -> {
+            // fio "runs" until the first progress line is out (bounded, so a broken ticker fails, not hangs)
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (!out.toString().contains("fio " + (argv.contains("--rw=read") ? "read" : "write") + ": ")
+                    && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            return superbench().run(argv, t, cwd, env);
+        }, "--dir", dir.toString(), "--runtime", "7");
+        assertThat(rc).isZero();
+        assertThat(out.toString()).containsPattern("  fio write: \\d+ s of at most 7 s")
+                .containsPattern("  fio read: \\d+ s of at most 7 s");
     }
 
     @Test

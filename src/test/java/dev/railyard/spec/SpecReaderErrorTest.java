@@ -55,7 +55,8 @@ class SpecReaderErrorTest {
                         "cluster.yaml:5: gpus.per-node: unknown key; did you mean \"per_node\"?"),
                 arguments("unknown key, nothing close", "expect: {", "expect: {colour: red, ",
                         "cluster.yaml:17: expect.colour: unknown key; allowed: rdma_bw_efficiency, rdma_latency_us, "
-                                + "gpu_temp_warn_c, net_buffer_bytes, nccl_busbw_gbytes_per_s, storage_seq_mbps"),
+                                + "gpu_temp_warn_c, net_buffer_bytes, nccl_busbw_gbytes_per_s, storage_seq_mbps, tcp_gbps, "
+                                + "tcp_latency_us"),
                 arguments("unknown top-level key", "networks:", "network:",
                         "cluster.yaml:6: network: unknown key; did you mean \"networks\"?"),
                 arguments("integer expected", "mtu: 9000", "mtu: jumbo",

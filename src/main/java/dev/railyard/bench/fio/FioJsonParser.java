@@ -1,5 +1,9 @@
 package dev.railyard.bench.fio;
 
+import dev.railyard.model.FioDirection;
+import dev.railyard.model.FioJob;
+import dev.railyard.model.FioResult;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,5 +1,7 @@
 package dev.railyard.bench.fio;
 
+import dev.railyard.model.FioResult;
+
 import dev.railyard.bench.ExternalTool;
 import dev.railyard.bench.ToolParseException;
 import dev.railyard.platform.CommandRunner;

@@ -1,9 +1,14 @@
 package dev.railyard.bench.gpu;
 
-import dev.railyard.model.PcieLink;
-import dev.railyard.nativelib.FfmCuda;
+import dev.railyard.model.GpuCopyResult;
 
-import java.lang.foreign.MemorySegment;
+import dev.railyard.model.PcieLink;
+import dev.railyard.nativelib.CudaEvent;
+import dev.railyard.nativelib.CudaStream;
+import dev.railyard.nativelib.DeviceBuffer;
+import dev.railyard.nativelib.FfmCuda;
+import dev.railyard.nativelib.HostBuffer;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -52,10 +57,10 @@ public final class GpuCopyBenchmark {
 
     private GpuCopyResult measureOne(Buffers b, Map<String, PcieLink> links) {
         cuda.setDevice(b.device);
-        double h2d = time(b, () -> cuda.memcpyAsync(b.device1, b.host, bytes, FfmCuda.H2D, b.stream));
-        double d2h = time(b, () -> cuda.memcpyAsync(b.host, b.device1, bytes, FfmCuda.D2H, b.stream));
+        double h2d = time(b, () -> cuda.copyToDeviceAsync(b.device1, b.host, bytes, b.stream));
+        double d2h = time(b, () -> cuda.copyToHostAsync(b.host, b.device1, bytes, b.stream));
         // a device-to-device copy reads and writes every byte: report bytes moved per second like bandwidthTest
-        double d2d = 2 * time(b, () -> cuda.memcpyAsync(b.device2, b.device1, bytes, FfmCuda.D2D, b.stream));
+        double d2d = 2 * time(b, () -> cuda.copyWithinDeviceAsync(b.device2, b.device1, bytes, b.stream));
         String bus = cuda.pciBusId(b.device);
         Optional<PcieLink> link = Optional.ofNullable(links.get(bus));
         return new GpuCopyResult(b.device, bus, h2d, d2h, d2d,
@@ -82,8 +87,8 @@ public final class GpuCopyBenchmark {
     }
 
     /** Pinned host buffer, two device buffers, a stream and two events for one GPU. */
-    private record Buffers(int device, MemorySegment host, MemorySegment device1, MemorySegment device2,
-                           MemorySegment stream, MemorySegment start, MemorySegment end) {
+    private record Buffers(int device, HostBuffer host, DeviceBuffer device1, DeviceBuffer device2,
+                           CudaStream stream, CudaEvent start, CudaEvent end) {
 
         static Buffers allocate(FfmCuda cuda, int device, long bytes) {
             cuda.setDevice(device);

@@ -1,7 +1,7 @@
 package dev.railyard.bench.nccl;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * NCCL data types (ncclDataType_t codes). Benchmarks fill buffers with small integers (rank + 1) so every type,
@@ -33,18 +33,18 @@ public enum DataType {
         };
     }
 
-    /** Writes the small integer {@code value} as element {@code index} of {@code seg}. */
-    public void put(MemorySegment seg, long index, int value) {
-        long off = index * bytes;
+    /** The small integer {@code value} as one element of this type, in the machine's byte order (what the GPU reads). */
+    public byte[] encode(int value) {
+        ByteBuffer b = ByteBuffer.allocate(bytes).order(ByteOrder.nativeOrder());
         switch (this) {
-            case INT8, UINT8 -> seg.set(ValueLayout.JAVA_BYTE, off, (byte) value);
-            case INT32, UINT32 -> seg.set(ValueLayout.JAVA_INT_UNALIGNED, off, value);
-            case INT64, UINT64 -> seg.set(ValueLayout.JAVA_LONG_UNALIGNED, off, value);
-            case HALF -> seg.set(ValueLayout.JAVA_SHORT_UNALIGNED, off, Float.floatToFloat16(value));
-            case FLOAT -> seg.set(ValueLayout.JAVA_FLOAT_UNALIGNED, off, value);
-            case DOUBLE -> seg.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, off, value);
-            case BFLOAT16 -> seg.set(ValueLayout.JAVA_SHORT_UNALIGNED, off,
-                    (short) (Float.floatToRawIntBits(value) >>> 16));
+            case INT8, UINT8 -> b.put((byte) value);
+            case INT32, UINT32 -> b.putInt(value);
+            case INT64, UINT64 -> b.putLong(value);
+            case HALF -> b.putShort(Float.floatToFloat16(value));
+            case FLOAT -> b.putFloat(value);
+            case DOUBLE -> b.putDouble(value);
+            case BFLOAT16 -> b.putShort((short) (Float.floatToRawIntBits(value) >>> 16));
         }
+        return b.array();
     }
 }

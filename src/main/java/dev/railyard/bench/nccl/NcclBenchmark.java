@@ -1,9 +1,12 @@
 package dev.railyard.bench.nccl;
 
+import dev.railyard.model.NcclSizeResult;
+
+import dev.railyard.nativelib.CudaEvent;
+import dev.railyard.nativelib.DeviceBuffer;
 import dev.railyard.nativelib.FfmCuda;
 import dev.railyard.nativelib.FfmNccl;
 
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -145,7 +148,7 @@ public final class NcclBenchmark {
     private void launch(NcclRank r, long param, boolean inPlace) {
         int t = cfg.type().ncclCode;
         long chunk = param * cfg.type().bytes;
-        MemorySegment recv = r.recv();
+        DeviceBuffer recv = r.recv();
         switch (cfg.collective()) {
             case ALL_REDUCE -> nccl.allReduce(inPlace ? recv : r.send(), recv, param, t, cfg.op(), r.comm(), r.stream());
             case ALL_GATHER -> nccl.allGather(inPlace ? r.recvAt(r.rank() * chunk) : r.send(), recv, param, t,
@@ -172,7 +175,7 @@ public final class NcclBenchmark {
         }
     }
 
-    private void record(NcclRank r, MemorySegment event) {
+    private void record(NcclRank r, CudaEvent event) {
         if (ranks.size() > 1) cuda.setDevice(r.device());
         cuda.eventRecord(event, r.stream());
     }
@@ -222,7 +225,7 @@ public final class NcclBenchmark {
         };
     }
 
-    private long reducedOrSkip(DataPattern pattern, MemorySegment buf, long param) {
+    private long reducedOrSkip(DataPattern pattern, DeviceBuffer buf, long param) {
         return ExpectedReduction.of(cfg.op(), nranks, cfg.type())
                 .map(v -> pattern.countWrong(buf, param, cfg.type(), v))
                 .orElse(0L);

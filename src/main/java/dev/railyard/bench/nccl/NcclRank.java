@@ -1,20 +1,19 @@
 package dev.railyard.bench.nccl;
 
-import java.lang.foreign.MemorySegment;
+import dev.railyard.nativelib.CudaEvent;
+import dev.railyard.nativelib.CudaStream;
+import dev.railyard.nativelib.DeviceBuffer;
+import dev.railyard.nativelib.NcclComm;
 
 /** One GPU this process drives: its global rank, CUDA device, communicator, stream, buffers and timing events. */
-public record NcclRank(int rank, int device, String pciBusId, MemorySegment comm, MemorySegment stream,
-                MemorySegment send, MemorySegment recv, MemorySegment start, MemorySegment end) {
+public record NcclRank(int rank, int device, String pciBusId, NcclComm comm, CudaStream stream,
+                DeviceBuffer send, DeviceBuffer recv, CudaEvent start, CudaEvent end) {
 
-    MemorySegment sendAt(long byteOffset) {
-        return offset(send, byteOffset);
+    DeviceBuffer sendAt(long byteOffset) {
+        return send.at(byteOffset);
     }
 
-    MemorySegment recvAt(long byteOffset) {
-        return offset(recv, byteOffset);
-    }
-
-    private static MemorySegment offset(MemorySegment base, long byteOffset) {
-        return byteOffset == 0 ? base : MemorySegment.ofAddress(base.address() + byteOffset);
+    DeviceBuffer recvAt(long byteOffset) {
+        return recv.at(byteOffset);
     }
 }

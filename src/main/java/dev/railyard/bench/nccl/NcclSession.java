@@ -1,13 +1,13 @@
 package dev.railyard.bench.nccl;
 
 import dev.railyard.model.RailyardException;
+import dev.railyard.nativelib.CudaLibraries;
 import dev.railyard.nativelib.FfmCuda;
 import dev.railyard.nativelib.FfmNccl;
-import dev.railyard.nativelib.NativeLibrary;
-
-import java.lang.foreign.MemorySegment;
+import dev.railyard.nativelib.NcclComm;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /** Loads libcudart and libnccl, sets up communicators, streams, buffers and events, and frees them at the end. */
 public final class NcclSession implements AutoCloseable {
@@ -21,37 +21,14 @@ public final class NcclSession implements AutoCloseable {
         this.nccl = nccl;
     }
 
-    /**
-     * Both libraries, or a prerequisite error naming what is missing and how to get it. $RAILYARD_CUDART and
-     * $RAILYARD_NCCL, when set, name the library file to use instead of searching the usual names (a build of NCCL
-     * under test, or the test suite's fakes); a named file that does not load is an error, not a fall-back, so a run
-     * never measures a different library than the one asked for.
-     */
+    /** Both libraries, found by {@link CudaLibraries} ($RAILYARD_CUDART, $RAILYARD_NCCL, then the usual names). */
     public static NcclSession open() {
-        return open(librariesFrom("RAILYARD_CUDART", FfmCuda.CANDIDATES),
-                librariesFrom("RAILYARD_NCCL", FfmNccl.CANDIDATES));
-    }
-
-    private static List<String> librariesFrom(String variable, List<String> defaults) {
-        String path = System.getenv(variable);
-        return path == null || path.isBlank() ? defaults : List.of(path);
+        return new NcclSession(CudaLibraries.cudart(), CudaLibraries.nccl());
     }
 
     /** As {@link #open()}, with the names (or paths) to try for each library given. */
     public static NcclSession open(List<String> cudartCandidates, List<String> ncclCandidates) {
-        FfmCuda cuda = switch (NativeLibrary.open(cudartCandidates)) {
-            case NativeLibrary.Loaded.Ok ok -> new FfmCuda(ok.library());
-            case NativeLibrary.Loaded.Unavailable u -> throw new RailyardException.MissingPrerequisite(
-                    "the CUDA runtime (libcudart) could not be loaded: " + u.reason(),
-                    "install the CUDA toolkit runtime (Debian/Ubuntu: cuda-cudart-13-0; RHEL: cuda-cudart-13-0), add its lib64 to LD_LIBRARY_PATH, or name the file in RAILYARD_CUDART");
-        };
-        FfmNccl nccl = switch (NativeLibrary.open(ncclCandidates)) {
-            case NativeLibrary.Loaded.Ok ok -> new FfmNccl(ok.library());
-            case NativeLibrary.Loaded.Unavailable u -> throw new RailyardException.MissingPrerequisite(
-                    "NCCL (libnccl.so.2) could not be loaded: " + u.reason(),
-                    "install NCCL (Debian/Ubuntu: libnccl2; RHEL: libnccl) from NVIDIA's CUDA repository, or name the file in RAILYARD_NCCL");
-        };
-        return new NcclSession(cuda, nccl);
+        return new NcclSession(CudaLibraries.cudart(cudartCandidates), CudaLibraries.nccl(ncclCandidates));
     }
 
     public FfmCuda cuda() {
@@ -75,18 +52,44 @@ public final class NcclSession implements AutoCloseable {
                         "use -g N with N <= " + available);
             }
         }
-        MemorySegment[] comms = nccl.commInitAll(devices);
+        for (int d : devices) requireRoom(d, bufferBytes);
+        NcclComm[] comms = nccl.commInitAll(devices);
         for (int i = 0; i < devices.length; i++) ranks.add(allocate(i, devices[i], comms[i], bufferBytes));
     }
 
     /** This process is {@code rank} of {@code nranks} and drives {@code device}. */
     public void initRank(int rank, int nranks, byte[] uniqueId, int device, long bufferBytes) {
+        requireRoom(device, bufferBytes);
         cuda.setDevice(device);
-        MemorySegment comm = nccl.commInitRank(nranks, uniqueId, rank);
+        NcclComm comm = nccl.commInitRank(nranks, uniqueId, rank);
         ranks.add(allocate(rank, device, comm, bufferBytes));
     }
 
-    private NcclRank allocate(int rank, int device, MemorySegment comm, long bytes) {
+    /**
+     * Refuses a size whose two buffers (send and receive) do not fit in the GPU's free memory with room for NCCL's
+     * own (about {@value #NCCL_RESERVE_MIB} MiB of channels and proxies), before anything is allocated: cudaMalloc
+     * would fail halfway through set-up, or worse succeed and leave NCCL to fail.
+     */
+    private void requireRoom(int device, long bufferBytes) {
+        cuda.setDevice(device);
+        FfmCuda.MemoryInfo mem = cuda.memoryInfo();
+        long reserve = NCCL_RESERVE_MIB << 20;
+        long needed = 2 * bufferBytes + reserve;
+        if (needed <= mem.freeBytes()) return;
+        long fits = Math.max(0, (mem.freeBytes() - reserve) / 2 - BUFFER_SLACK);
+        throw new RailyardException.Usage(String.format(Locale.ROOT,
+                "the largest size needs %s on GPU %d (two buffers of %s and %d MiB for NCCL), which has %s free",
+                Sizes.text(needed), device, Sizes.text(bufferBytes), NCCL_RESERVE_MIB, Sizes.text(mem.freeBytes())),
+                fits < 8 ? "free the GPU first: nvidia-smi shows what runs on it"
+                        : "the largest size that fits is -e " + Sizes.option(fits));
+    }
+
+    /** Bytes each buffer holds beyond the largest message (alignment room for in-place offsets). */
+    public static final long BUFFER_SLACK = 64;
+
+    private static final long NCCL_RESERVE_MIB = 1024;
+
+    private NcclRank allocate(int rank, int device, NcclComm comm, long bytes) {
         cuda.setDevice(device);
         return new NcclRank(rank, device, cuda.pciBusId(device), comm, cuda.streamCreate(), cuda.malloc(bytes),
                 cuda.malloc(bytes), cuda.eventCreate(), cuda.eventCreate());

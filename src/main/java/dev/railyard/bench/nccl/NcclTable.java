@@ -1,5 +1,8 @@
 package dev.railyard.bench.nccl;
 
+import dev.railyard.model.NcclBenchResult;
+import dev.railyard.model.NcclSizeResult;
+
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;

@@ -1,6 +1,6 @@
 package dev.railyard.bench.nccl;
 
-import java.lang.foreign.MemorySegment;
+import dev.railyard.nativelib.HostBuffer;
 
 /**
  * A host buffer holding one constant in its first elements, refilled only as far as the next copy needs: a 1 KiB
@@ -9,22 +9,22 @@ import java.lang.foreign.MemorySegment;
  */
 final class PatternBuffer {
 
-    private final MemorySegment buffer;
+    private final HostBuffer buffer;
     private DataType type;
     private int value;
     private long filled;
 
-    PatternBuffer(MemorySegment buffer) {
+    PatternBuffer(HostBuffer buffer) {
         this.buffer = buffer;
     }
 
-    MemorySegment segment() {
+    HostBuffer buffer() {
         return buffer;
     }
 
     /** Elements that fit in the buffer. */
     long capacity(DataType t) {
-        return buffer.byteSize() / t.bytes;
+        return buffer.bytes() / t.bytes;
     }
 
     /** Makes sure the first {@code elements} (at most the capacity) hold {@code v}; returns how many do. */
@@ -35,7 +35,7 @@ final class PatternBuffer {
             value = v;
             filled = 0;
         }
-        for (long i = filled; i < needed; i++) t.put(buffer, i, v);
+        if (needed > filled) buffer.fill(t.encode(v), filled * t.bytes, needed * t.bytes);
         filled = Math.max(filled, needed);
         return needed;
     }

@@ -1,12 +1,15 @@
 package dev.railyard.bench.nccl;
 
+import dev.railyard.model.RailyardException;
+
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,10 +39,21 @@ public final class TcpRendezvous implements RankGroup {
      */
     public static TcpRendezvous join(InetSocketAddress address, int rank, int nranks, Supplier<byte[]> newId,
                                      Duration timeout) {
+        String at = address.getHostString() + ":" + address.getPort();
         try {
             return rank == 0 ? serve(address, nranks, newId.get(), timeout) : connect(address, rank, nranks, timeout);
+        } catch (BindException e) {
+            boolean inUse = String.valueOf(e.getMessage()).contains("in use");
+            throw new RailyardException.Usage(inUse ? "rank 0 cannot listen on " + at + ": the port is in use"
+                    : "rank 0 cannot listen on " + at + ": that address is not on this host",
+                    inUse ? "pick another port in --rendezvous" : "give rank 0's own host name or address in --rendezvous");
+        } catch (SocketTimeoutException e) {
+            throw new RailyardException.MissingPrerequisite("rank 0 waited " + timeout.toSeconds() + " s at " + at
+                    + " and not every rank came", "start all " + nranks + " ranks with the same --rendezvous and --nranks");
         } catch (IOException e) {
-            throw new UncheckedIOException("rendezvous at " + address + " failed for rank " + rank + ": " + e.getMessage(), e);
+            throw new RailyardException.MissingPrerequisite("rank " + rank + " could not reach rank 0 at " + at
+                    + " within " + timeout.toSeconds() + " s", "start rank 0 too, and let TCP port " + address.getPort()
+                    + " through between the nodes");
         }
     }
 
@@ -131,7 +145,8 @@ public final class TcpRendezvous implements RankGroup {
             }
             return result;
         } catch (IOException e) {
-            throw new UncheckedIOException("lost a rank while combining results: " + e.getMessage(), e);
+            throw new RailyardException.MissingPrerequisite("lost the connection to another rank while combining results",
+                    "another rank stopped; its own error says why");
         }
     }
 

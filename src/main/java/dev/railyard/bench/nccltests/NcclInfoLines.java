@@ -1,5 +1,7 @@
 package dev.railyard.bench.nccltests;
 
+import dev.railyard.model.NcclNet;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;

@@ -1,5 +1,10 @@
 package dev.railyard.bench.nccltests;
 
+import dev.railyard.model.NcclRankDevice;
+import dev.railyard.model.NcclTestsResult;
+import dev.railyard.model.NcclTestsRow;
+import dev.railyard.model.NcclTestsRun;
+
 import dev.railyard.bench.ToolParseException;
 
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package dev.railyard.bench.perftest;
 
+import dev.railyard.model.PerftestResult;
+
 import dev.railyard.model.RailyardException;
 import dev.railyard.model.RdmaPort;
 import dev.railyard.platform.CommandRunner;

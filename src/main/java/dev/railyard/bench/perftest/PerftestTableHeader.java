@@ -1,5 +1,8 @@
 package dev.railyard.bench.perftest;
 
+import dev.railyard.model.BwRow;
+import dev.railyard.model.LatencyRow;
+
 import dev.railyard.bench.ToolParseException;
 
 import java.util.ArrayList;

@@ -1,5 +1,11 @@
 package dev.railyard.bench.tcp;
 
+import dev.railyard.model.BandwidthInterval;
+import dev.railyard.model.BandwidthResult;
+import dev.railyard.model.Rates;
+import dev.railyard.model.ReceiverReport;
+import dev.railyard.model.StopReason;
+
 import dev.railyard.model.Reading;
 
 import java.io.DataInputStream;

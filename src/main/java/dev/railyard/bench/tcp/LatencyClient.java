@@ -1,5 +1,10 @@
 package dev.railyard.bench.tcp;
 
+import dev.railyard.model.LatencyInterval;
+import dev.railyard.model.LatencyResult;
+import dev.railyard.model.LatencyStats;
+import dev.railyard.model.StopReason;
+
 import java.io.IOException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;

@@ -1,5 +1,8 @@
 package dev.railyard.bench.tcp;
 
+import dev.railyard.platform.IoErrors;
+import dev.railyard.model.Rates;
+
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -63,7 +66,7 @@ public final class TcpBenchServer implements AutoCloseable {
         try {
             header = SessionHeader.read(first);
         } catch (IOException | IllegalArgumentException e) {
-            log.accept("rejected " + peer(first) + ": " + e.getMessage());
+            log.accept("rejected " + peer(first) + ": " + IoErrors.describe(e));
             first.close();
             return;
         }
@@ -92,7 +95,7 @@ public final class TcpBenchServer implements AutoCloseable {
                 case LATENCY -> echo(ch, header.msgSize(), peer);
             }
         } catch (IOException | IllegalArgumentException e) {
-            log.accept("connection from " + peer + " ended: " + e.getMessage());
+            log.accept("connection from " + peer + " ended: " + IoErrors.describe(e));
         }
     }
 
@@ -131,7 +134,7 @@ public final class TcpBenchServer implements AutoCloseable {
 
     private static String peer(SocketChannel ch) {
         try {
-            return String.valueOf(ch.getRemoteAddress());
+            return ch.getRemoteAddress() instanceof InetSocketAddress a ? IoErrors.address(a) : "?";
         } catch (IOException e) {
             return "?";
         }

@@ -1,5 +1,14 @@
 package dev.railyard.bench.tcp;
 
+import dev.railyard.model.BandwidthInterval;
+import dev.railyard.model.BandwidthResult;
+import dev.railyard.model.LatencyInterval;
+import dev.railyard.model.LatencyResult;
+import dev.railyard.model.LatencyStats;
+import dev.railyard.model.ReceiverReport;
+import dev.railyard.model.StopReason;
+import dev.railyard.model.TcpResult;
+
 import dev.railyard.model.Reading;
 
 import java.util.Locale;

@@ -5,28 +5,12 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Sizes and durations as people type them on the command line: 128K, 1M, 64; 10s, 500ms, 2m, 10. */
+/** Durations as people type them on the command line: 10s, 500ms, 2m, 10 (sizes: cli.ByteSizeConverter). */
 public final class Units {
 
-    private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*([kmg]i?b?|b)?");
     private static final Pattern TIME = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h|us)?");
 
     private Units() {
-    }
-
-    /** Binary multiples, as iperf3's -l does: 128K = 131072 bytes. */
-    public static long parseBytes(String text) {
-        Matcher m = SIZE.matcher(text.trim().toLowerCase(Locale.ROOT));
-        if (!m.matches()) throw new IllegalArgumentException("not a size: '" + text + "' (examples: 64, 128K, 1M)");
-        long value = Long.parseLong(m.group(1));
-        String unit = m.group(2) == null ? "b" : m.group(2);
-        long factor = switch (unit.charAt(0)) {
-            case 'k' -> 1L << 10;
-            case 'm' -> 1L << 20;
-            case 'g' -> 1L << 30;
-            default -> 1;
-        };
-        return Math.multiplyExact(value, factor);
     }
 
     /** A bare number is seconds, as in iperf3's -t. */

@@ -1,5 +1,8 @@
 package dev.railyard.bench.fio;
 
+import dev.railyard.model.FioJob;
+import dev.railyard.model.FioResult;
+
 import dev.railyard.bench.ToolParseException;
 import dev.railyard.diagnose.RealSample;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,8 @@
 package dev.railyard.bench.fio;
 
+import dev.railyard.model.FioJob;
+import dev.railyard.model.FioResult;
+
 import dev.railyard.diagnose.FakeTools;
 import dev.railyard.model.RailyardException;
 import dev.railyard.platform.CommandRunner;

@@ -1,5 +1,6 @@
 package dev.railyard.bench.iperf3;
 
+import dev.railyard.bench.ListeningPort;
 import dev.railyard.bench.ToolParseException;
 import dev.railyard.diagnose.FakeTools;
 import dev.railyard.model.RailyardException;
@@ -58,7 +59,7 @@ class Iperf3RunnerTest {
         int port = 20000 + (int) (ProcessHandle.current().pid() % 20000);
         Iperf3Runner runner = new Iperf3Runner(CommandRunner.system());
         var server = CompletableFuture.supplyAsync(() -> runner.runServer("127.0.0.1", port, Duration.ofSeconds(20)));
-        Thread.sleep(500); // the server needs a moment to listen; a real run waits the same way
+        assertThat(ListeningPort.await(port, Duration.ofSeconds(20), server::isDone)).as("iperf3 -s listening").isTrue();
         Iperf3Result r = runner.runClient("127.0.0.1", port, 1, 1);
         assertThat(r.sentGbps()).isPositive();
         assertThat(r.intervals()).isNotEmpty();

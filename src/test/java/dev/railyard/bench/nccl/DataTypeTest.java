@@ -2,9 +2,8 @@ package dev.railyard.bench.nccl;
 
 import org.junit.jupiter.api.Test;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -13,17 +12,16 @@ class DataTypeTest {
 
     @Test
     void encodesSmallIntegersBitExactly() {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment s = a.allocate(16);
-            DataType.BFLOAT16.put(s, 1, 3);
-            assertThat(s.get(ValueLayout.JAVA_SHORT_UNALIGNED, 2)).isEqualTo((short) 0x4040); // 3.0 in bfloat16
-            DataType.HALF.put(s, 0, 3);
-            assertThat(s.get(ValueLayout.JAVA_SHORT_UNALIGNED, 0)).isEqualTo((short) 0x4200); // 3.0 in IEEE half
-            DataType.FLOAT.put(s, 1, 10);
-            assertThat(s.get(ValueLayout.JAVA_FLOAT_UNALIGNED, 4)).isEqualTo(10f);
-            DataType.INT64.put(s, 1, 36);
-            assertThat(s.get(ValueLayout.JAVA_LONG_UNALIGNED, 8)).isEqualTo(36L);
-        }
+        assertThat(view(DataType.BFLOAT16.encode(3)).getShort()).isEqualTo((short) 0x4040); // 3.0 in bfloat16
+        assertThat(view(DataType.HALF.encode(3)).getShort()).isEqualTo((short) 0x4200); // 3.0 in IEEE half
+        assertThat(view(DataType.FLOAT.encode(10)).getFloat()).isEqualTo(10f);
+        assertThat(view(DataType.INT64.encode(36)).getLong()).isEqualTo(36L);
+        assertThat(DataType.UINT8.encode(5)).containsExactly(5);
+        for (DataType t : DataType.values()) assertThat(t.encode(1)).hasSize(t.bytes);
+    }
+
+    private static ByteBuffer view(byte[] element) {
+        return ByteBuffer.wrap(element).order(ByteOrder.nativeOrder());
     }
 
     @Test

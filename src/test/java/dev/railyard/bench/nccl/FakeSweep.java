@@ -1,5 +1,7 @@
 package dev.railyard.bench.nccl;
 
+import dev.railyard.model.NcclSizeResult;
+
 import dev.railyard.nativelib.FakeCudaLibraries;
 
 import java.util.ArrayList;

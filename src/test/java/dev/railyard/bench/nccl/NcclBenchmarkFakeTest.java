@@ -1,5 +1,8 @@
 package dev.railyard.bench.nccl;
 
+import dev.railyard.model.NcclBenchResult;
+import dev.railyard.model.NcclSizeResult;
+
 import dev.railyard.nativelib.FakeCudaLibraries;
 import dev.railyard.nativelib.NativeCallException;
 import org.junit.jupiter.api.AfterEach;

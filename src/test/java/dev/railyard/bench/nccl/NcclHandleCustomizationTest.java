@@ -1,5 +1,7 @@
 package dev.railyard.bench.nccl;
 
+import dev.railyard.model.NcclSizeResult;
+
 import dev.railyard.nativelib.FakeCudaLibraries;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -76,6 +78,6 @@ class NcclHandleCustomizationTest {
     }
 
     private static Set<Long> addresses(List<NcclRank> ranks, boolean start) {
-        return ranks.stream().map(r -> (start ? r.start() : r.end()).address()).collect(Collectors.toSet());
+        return ranks.stream().map(r -> (start ? r.start() : r.end()).nativeAddress()).collect(Collectors.toSet());
     }
 }

@@ -1,5 +1,11 @@
 package dev.railyard.bench.nccltests;
 
+import dev.railyard.model.NcclNet;
+import dev.railyard.model.NcclRankDevice;
+import dev.railyard.model.NcclTestsResult;
+import dev.railyard.model.NcclTestsRow;
+import dev.railyard.model.NcclTestsRun;
+
 import dev.railyard.bench.RealSamples;
 import dev.railyard.bench.ToolParseException;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,12 @@
 package dev.railyard.bench.perftest;
 
+import dev.railyard.model.BwRow;
+import dev.railyard.model.LatencyRow;
+import dev.railyard.model.PerftestFailure;
+import dev.railyard.model.PerftestHeader;
+import dev.railyard.model.PerftestResult;
+import dev.railyard.model.QpAddress;
+
 import dev.railyard.bench.RealSamples;
 import dev.railyard.bench.ToolParseException;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
 package dev.railyard.bench.sockperf;
 
+import dev.railyard.bench.ListeningPort;
 import dev.railyard.diagnose.FakeTools;
 import dev.railyard.model.RailyardException;
 import dev.railyard.platform.CommandRunner;
@@ -46,8 +47,9 @@ class SockperfRunnerTest {
         Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/sockperf")), "sockperf not installed");
         int port = 20000 + (int) ((ProcessHandle.current().pid() + 7) % 20000);
         SockperfRunner runner = new SockperfRunner(CommandRunner.system());
-        CompletableFuture.runAsync(() -> runner.runServer("127.0.0.1", port, Duration.ofSeconds(6)));
-        Thread.sleep(500); // let the server listen; its timeout is what stops it
+        var server = CompletableFuture.runAsync(() -> runner.runServer("127.0.0.1", port, Duration.ofSeconds(6)));
+        // its timeout is what stops it
+        assertThat(ListeningPort.await(port, Duration.ofSeconds(6), server::isDone)).as("sockperf server listening").isTrue();
         var p = (SockperfResult.PingPong) runner.runPingPong("127.0.0.1", port, 1);
         assertThat(p.avgUs()).isPositive();
         assertThat(p.observations()).isPresent();

@@ -34,14 +34,14 @@ class BenchTcpCliTest {
             "client 127.0.0.1 --streams 0                       | --streams must be between 1 and 128",
             "client 127.0.0.1 --mode latency --streams 2        | --streams is for --mode bandwidth",
             "client 127.0.0.1 --duration forever                | --duration: not a duration",
-            "client 127.0.0.1 --msg-size 12Q                    | --msg-size: not a size",
+            "client 127.0.0.1 --msg-size 12Q                    | --msg-size: '12Q' is not a size",
             "client 127.0.0.1 --msg-size 128M                   | --msg-size must be between 1 B and 64M",
             "client 127.0.0.1 --bind 127.0.0.1 --interface lo   | give --bind or --interface, not both",
             "client 127.0.0.1 --interface no-such-nic0          | no interface named 'no-such-nic0'",
             "client 127.0.0.1 --count 10                        | --count is for --mode latency",
             "client 127.0.0.1 --port 70000                      | --port must be 1..65535",
             "client 127.0.0.1 --mode sideways                   | Invalid value for option '--mode'",
-            "client 127.0.0.1 --format junit                    | --format junit is for check results",
+            "client 127.0.0.1 --format junit                    | Invalid value for option '--format'",
             "client                                             | Missing required parameter: 'ADDR'",
             "server --port 0                                    | --port must be 1..65535",
     })
@@ -84,10 +84,19 @@ class BenchTcpCliTest {
             assertThat(json.get("sentBytes").asLong()).isPositive();
             assertThat(json.at("/receiver/bytes").asLong()).isEqualTo(json.get("sentBytes").asLong());
             assertThat(err.toString()).as("no progress lines in json mode").isEmpty();
+            assertThat(json.at("/findings/0/id").asText()).isEqualTo("bench.tcp.bw");
+            assertThat(json.at("/findings/0/severity").asText()).isEqualTo("INFO");
+
+            out.getBuffer().setLength(0);
+            assertThat(run("bench", "tcp", "client", "127.0.0.1", "--port", port, "--duration", "100ms",
+                    "--expect-gbps", "100000")).as("no loopback moves 100 Tb/s").isEqualTo(1);
+            assertThat(out.toString()).contains("FAIL    bench.tcp.bw  127.0.0.1:" + port)
+                    .contains("expected: >= 100000.00 Gb/s").contains("fix: try more streams");
 
             out.getBuffer().setLength(0);
             assertThat(run("bench", "tcp", "client", "127.0.0.1", "--port", port, "--mode", "latency",
-                    "--count", "300", "--warmup", "0")).isZero();
+                    "--count", "300", "--warmup", "0", "--expect-latency-us", "1000000")).isZero();
+            assertThat(out.toString()).contains("PASS    bench.tcp.lat").contains("expected: <= 1000000.00 µs");
             assertThat(out.toString()).contains("64 B ping-pong").contains("300 round trips")
                     .contains("one-way = round-trip / 2").contains("p99.9");
             assertThat(err.toString()).contains("round trips  avg");

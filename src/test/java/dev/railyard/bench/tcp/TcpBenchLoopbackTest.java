@@ -1,5 +1,13 @@
 package dev.railyard.bench.tcp;
 
+import dev.railyard.model.BandwidthInterval;
+import dev.railyard.model.BandwidthResult;
+import dev.railyard.model.LatencyInterval;
+import dev.railyard.model.LatencyResult;
+import dev.railyard.model.LatencyStats;
+import dev.railyard.model.ReceiverReport;
+import dev.railyard.model.StopReason;
+
 import dev.railyard.model.Reading;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,5 +1,8 @@
 package dev.railyard.bench.tcp;
 
+import dev.railyard.model.LatencyStats;
+import dev.railyard.model.Rates;
+
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
@@ -9,16 +12,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class UnitsAndStatsTest {
-
-    @Test
-    void sizesAreBinaryMultiplesLikeIperf3() {
-        assertThat(Units.parseBytes("64")).isEqualTo(64);
-        assertThat(Units.parseBytes("128K")).isEqualTo(131072);
-        assertThat(Units.parseBytes("1M")).isEqualTo(1048576);
-        assertThat(Units.parseBytes("2KiB")).isEqualTo(2048);
-        assertThatThrownBy(() -> Units.parseBytes("12x")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("not a size");
-    }
 
     @Test
     void durationsTakeUnitsAndABareNumberIsSeconds() {

@@ -1,0 +1,38 @@
+package dev.railyard.check;
+
+import dev.railyard.model.CheckId;
+import dev.railyard.model.Finding;
+import dev.railyard.model.FioDirection;
+import dev.railyard.model.FioJob;
+import dev.railyard.model.Severity;
+
+/**
+ * bench.storage.seq: a sequential fio job against the bandwidth the disk should give (seed 001 measured about
+ * 2100 MiB/s write and 1800-2400 MiB/s read on its NVMe drives). Below the floor is a FAIL.
+ */
+public record StorageSeqVerdict(double minimumMiBps) {
+
+    public static final String ID = CheckId.BENCH_STORAGE_SEQ.id();
+
+    public Finding judge(String host, FioJob job) {
+        boolean write = job.rw().contains("write");
+        FioDirection d = write ? job.write() : job.read();
+        String subject = host + " " + (write ? "sequential write" : "sequential read");
+        String observed = String.format("%.0f MiB/s", d.mebibytesPerSecond());
+        String expected = String.format(">= %.0f MiB/s", minimumMiBps);
+        if (d.mebibytesPerSecond() >= minimumMiBps) return Finding.pass(ID, subject, observed, expected);
+        return new Finding(ID, Severity.FAIL, subject, observed, expected,
+                "check the drive's PCIe link (lspci -vv: LnkSta vs LnkCap), that the job used --direct=1, and "
+                        + "nvme smart-log for thermal throttling");
+    }
+
+    /** fio did not produce a result for one direction: a FAIL, a full disk named as such. */
+    public static Finding fioFailed(String subject, String direction, String fioSays, boolean direct) {
+        boolean full = fioSays.contains("No space left on device") || fioSays.contains("error=28");
+        String observed = full ? "disk full: " + fioSays : fioSays;
+        String fix = full ? "free space on the disk, or give a smaller --size"
+                : "run the command above by hand to see fio's error; check that the directory is writable and has "
+                        + "room for --size" + (direct ? ", and that the filesystem supports O_DIRECT (else --no-direct)" : "");
+        return new Finding(ID, Severity.FAIL, subject + " " + direction, observed, "a fio result", fix);
+    }
+}

@@ -1,0 +1,63 @@
+package dev.railyard.nativelib;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Host memory the GPU copies to and from: page-locked (cudaMallocHost) in a benchmark, or plain memory in tests. The
+ * benchmarks fill it with one element repeated and compare it with another buffer, so those two operations are all
+ * it offers; the segment stays inside this package.
+ */
+public final class HostBuffer {
+
+    final MemorySegment segment;
+
+    HostBuffer(MemorySegment segment) {
+        this.segment = segment;
+    }
+
+    /** Ordinary (not page-locked) memory, freed when unreachable: for code that needs no GPU, such as tests. */
+    public static HostBuffer unpinned(long bytes) {
+        return new HostBuffer(Arena.ofAuto().allocate(bytes, 16));
+    }
+
+    public long bytes() {
+        return segment.byteSize();
+    }
+
+    /**
+     * Writes {@code element} over and over from byte {@code from} up to {@code to} ({@code to - from} a multiple of
+     * its length). Copies double each time, so 16 MiB take a few dozen copies rather than millions of stores.
+     */
+    public void fill(byte[] element, long from, long to) {
+        long span = to - from;
+        if (span <= 0) return;
+        if (span % element.length != 0) {
+            throw new IllegalArgumentException(span + " bytes is not a whole number of " + element.length + "-byte elements");
+        }
+        MemorySegment.copy(MemorySegment.ofArray(element), 0, segment, from, element.length);
+        for (long done = element.length; done < span; done *= 2) {
+            MemorySegment.copy(segment, from, segment, from + done, Math.min(done, span - done));
+        }
+    }
+
+    /**
+     * How many of the {@code elementBytes}-byte elements in the first {@code bytes} bytes differ from
+     * {@code expected}'s; a vectorised compare first, element by element only when something differs.
+     */
+    public long countDifferentElements(HostBuffer expected, long bytes, int elementBytes) {
+        if (MemorySegment.mismatch(segment, 0, bytes, expected.segment, 0, bytes) < 0) return 0;
+        long wrong = 0;
+        for (long off = 0; off < bytes; off += elementBytes) {
+            if (MemorySegment.mismatch(segment, off, off + elementBytes, expected.segment, off, off + elementBytes) >= 0) {
+                wrong++;
+            }
+        }
+        return wrong;
+    }
+
+    /** A copy of bytes {@code from} to {@code to}, for tests and diagnostics. */
+    public byte[] toArray(long from, long to) {
+        return segment.asSlice(from, to - from).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+    }
+}

@@ -130,6 +130,35 @@ phase_ncclsmoke() {
   done >"$logs/nccl-smoke.txt"
 }
 
+# The health agent on the real GPUs: /metrics (text and OpenMetrics), /api/health, then its footprint over 60 s of
+# 1 s sampling (CPU ticks and RSS from /proc), checked with promtool when .device/promtool travelled along.
+phase_agent() {
+  local port=19410 f="$logs/agent-footprint.txt"
+  "$java" -Xlog:disable -XX:+UseSerialGC -Xmx64m -jar "$jar" agent --listen 127.0.0.1:$port --interval 1s \
+    >"$logs/agent.err" 2>&1 &
+  local pid=$!
+  for _ in $(seq 150); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
+  sleep 5
+  curl -s "http://127.0.0.1:$port/metrics" >"$logs/agent-metrics.txt"
+  curl -s -H 'Accept: application/openmetrics-text; version=1.0.0' "http://127.0.0.1:$port/metrics" >"$logs/agent-metrics-openmetrics.txt"
+  curl -s "http://127.0.0.1:$port/api/health" >"$logs/agent-health.json"
+  curl -s "http://127.0.0.1:$port/" >"$logs/agent-status.html"
+  [ -x "$dev/promtool" ] && { "$dev/promtool" check metrics <"$logs/agent-metrics.txt" >"$logs/agent-promtool.txt" 2>&1; echo "rc=$?" >>"$logs/agent-promtool.txt"; }
+  local hz t0 t1 c0 c1
+  hz=$(getconf CLK_TCK)
+  c0=$(awk '{print $14+$15}' /proc/$pid/stat); t0=$(date +%s%N)
+  sleep 60
+  c1=$(awk '{print $14+$15}' /proc/$pid/stat); t1=$(date +%s%N)
+  { echo "gpus $ngpu, 60 s of 1 s sampling"
+    echo "cpu_ticks $((c1 - c0)) hz $hz wall_ms $(( (t1 - t0) / 1000000 ))"
+    grep -E 'VmRSS|VmHWM' /proc/$pid/status
+    curl -s "http://127.0.0.1:$port/metrics" | grep -E '^railyard_(samples_total|sample_duration_seconds|nvml_up)'
+    for i in $(seq 20); do t=$(date +%s%N); curl -s "http://127.0.0.1:$port/metrics" >/dev/null; echo "scrape_ms $(ms "$t")"; done
+  } >"$f" 2>&1
+  kill "$pid"; wait "$pid" 2>/dev/null
+  "$java" -Xlog:disable -XX:+UseSerialGC -jar "$jar" agent --once >"$logs/agent-once.txt" 2>&1; echo "rc=$?" >>"$logs/agent-once.txt"
+}
+
 for p in "$@"; do
   start=$(date +%s%N)
   "phase_$p"

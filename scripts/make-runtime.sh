@@ -10,7 +10,7 @@ JAVA_HOME="$java_home" mvn -B -q -ntp -DskipTests package
 out="$here/.device"
 rm -rf "$out/runtime" "$out/app"
 mkdir -p "$out/app"
-"$java_home/bin/jlink" --add-modules java.base,java.desktop,java.sql,java.logging,java.xml,java.management,jdk.httpserver,jdk.unsupported \
+"$java_home/bin/jlink" --add-modules java.base,java.desktop,java.sql,java.logging,java.xml,java.management,jdk.httpserver,java.net.http,jdk.unsupported \
   --strip-debug --no-header-files --no-man-pages --compress=zip-9 --output "$out/runtime"
 tar -C "$out" -cJf "$out/railyard-runtime.tar.xz" runtime
 rm -rf "$out/runtime"

@@ -4,10 +4,15 @@
  *   GPU 0: H100, every query answers; 18 NVLinks, link 3 down; clean ECC and row remapping.
  *   GPU 1: L40S-like PCIe card, NOT_SUPPORTED for slowdown temperature, power usage and NVLink, no permission
  *          for persistence mode, ECC errors and a failed row remap, a degraded PCIe link.
- * Test controls (not NVML): fake_nvml_set_init_result, fake_nvml_set_lost_gpu, fake_nvml_refcount.
+ * Test controls (not NVML): fake_nvml_set_init_result, fake_nvml_set_lost_gpu, fake_nvml_refcount,
+ * fake_nvml_set_gpu0_dbe (volatile uncorrected ECC errors on GPU 0, for the agent's fault injection).
+ * Built with -DFAKE_NVML_ONE_GPU it lists GPU 0 only: a healthy node for the agent's end-to-end tests.
+ * Built with -DFAKE_NVML_EIGHT_GPUS it lists eight H100-like GPUs on buses 0x1b, 0x2b, ... (the agent's footprint
+ * benchmark: seed 004's 8-GPU node).
  * Built with -DFAKE_NVML_OLD_DRIVER it lacks nvmlSystemGetCudaDriverVersion_v2,
  * nvmlDeviceGetCurrentClocksEventReasons and nvmlDeviceGetRemappedRows, like a pre-535 driver.
  */
+#include <stdio.h>
 #include <string.h>
 
 typedef int nvmlReturn_t;
@@ -35,20 +40,27 @@ enum {
     NVML_ERROR_GPU_IS_LOST = 15, NVML_ERROR_UNKNOWN = 999
 };
 
-static struct fake_device devices[3] = {{0}, {1}, {2}};
+static struct fake_device devices[8] = {{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}};
 static int refcount = 0;
 static nvmlReturn_t init_result = NVML_SUCCESS;
 static int lost_gpu = 0;
+static unsigned long long gpu0_dbe = 0;
 
 void fake_nvml_set_init_result(int rc) { init_result = rc; }
 void fake_nvml_set_lost_gpu(int on) { lost_gpu = on; }
+void fake_nvml_set_gpu0_dbe(unsigned long long n) { gpu0_dbe = n; }
 int fake_nvml_refcount(void) { return refcount; }
 
 /* Every device call checks that NVML is initialised and the handle is one this library gave out. */
 static int dev_index(nvmlDevice_t d) {
     if (refcount <= 0) return -NVML_ERROR_UNINITIALIZED;
+#ifdef FAKE_NVML_EIGHT_GPUS
+    if (d < &devices[0] || d > &devices[7]) return -NVML_ERROR_INVALID_ARGUMENT;
+    return 0; /* every GPU answers as the H100 (GPU 0); only the PCI identity differs (fake_gpu_number) */
+#else
     if (d != &devices[0] && d != &devices[1]) return -NVML_ERROR_INVALID_ARGUMENT;
     return d->index;
+#endif
 }
 #define DEVICE_OR_RETURN(d, i) int i = dev_index(d); if (i < 0) return -i
 #define OUT_OR_RETURN(p) if ((p) == 0) return NVML_ERROR_INVALID_ARGUMENT
@@ -102,15 +114,25 @@ nvmlReturn_t nvmlSystemGetCudaDriverVersion(int *v) { OUT_OR_RETURN(v); *v = 110
 nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *count) {
     if (refcount <= 0) return NVML_ERROR_UNINITIALIZED;
     OUT_OR_RETURN(count);
+#ifdef FAKE_NVML_ONE_GPU
+    *count = 1;
+#elif defined(FAKE_NVML_EIGHT_GPUS)
+    *count = 8;
+#else
     *count = lost_gpu ? 3 : 2;
+#endif
     return NVML_SUCCESS;
 }
 
 nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t *device) {
     if (refcount <= 0) return NVML_ERROR_UNINITIALIZED;
     OUT_OR_RETURN(device);
+#ifdef FAKE_NVML_EIGHT_GPUS
+    if (index > 7) return NVML_ERROR_INVALID_ARGUMENT;
+#else
     if (index == 2 && lost_gpu) return NVML_ERROR_GPU_IS_LOST;
     if (index > 1) return NVML_ERROR_INVALID_ARGUMENT;
+#endif
     *device = &devices[index];
     return NVML_SUCCESS;
 }
@@ -122,6 +144,11 @@ nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t d, char *name, unsigned int length) 
 
 nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t d, char *uuid, unsigned int length) {
     DEVICE_OR_RETURN(d, i);
+#ifdef FAKE_NVML_EIGHT_GPUS
+    char own[48];
+    snprintf(own, sizeof own, "GPU-6b5f8a8e-0d9c-4f3e-9a52-1c2d3e4f5a6%d", d->index);
+    return copy_string(own, uuid, length);
+#endif
     return copy_string(i == 0 ? "GPU-6b5f8a8e-0d9c-4f3e-9a52-1c2d3e4f5a6b" : "GPU-0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9",
                        uuid, length);
 }
@@ -137,6 +164,11 @@ nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t d, nvmlPciInfo_t *pci) {
     pci->pciSubSystemId = 0x16c110de;
     strcpy(pci->busIdLegacy, i == 0 ? "0000:1B:00.0" : "0000:9A:00.0");
     strcpy(pci->busId, i == 0 ? "00000000:1B:00.0" : "00000000:9A:00.0");
+#ifdef FAKE_NVML_EIGHT_GPUS
+    pci->bus = 0x1b + 0x10 * d->index;
+    snprintf(pci->busIdLegacy, sizeof pci->busIdLegacy, "0000:%02X:00.0", pci->bus);
+    snprintf(pci->busId, sizeof pci->busId, "00000000:%02X:00.0", pci->bus);
+#endif
     return NVML_SUCCESS;
 }
 
@@ -212,7 +244,7 @@ nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, int errorType, int coun
     if (errorType < 0 || errorType > 1 || counterType < 0 || counterType > 1) return NVML_ERROR_INVALID_ARGUMENT;
     /* [errorType: 0 corrected, 1 uncorrected][counterType: 0 volatile, 1 aggregate] */
     static const unsigned long long gpu1[2][2] = {{5, 17}, {2, 3}};
-    *count = i == 0 ? 0 : gpu1[errorType][counterType];
+    *count = i == 0 ? (errorType == 1 ? gpu0_dbe : 0) : gpu1[errorType][counterType];
     return NVML_SUCCESS;
 }
 

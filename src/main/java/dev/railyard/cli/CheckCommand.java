@@ -63,6 +63,20 @@ public final class CheckCommand implements Callable<Integer> {
             description = "Only findings whose ID starts with this (repeatable or comma-separated: rdma.,gpu.xid).")
     List<String> only = List.of();
 
+    @Option(names = "--slurm-healthcheck",
+            description = "Run as Slurm's HealthCheckProgram, Prolog or Epilog (like NHC): a FAIL drains this node with a "
+                    + "reason starting 'railyard:'; a clean run resumes it if Railyard drained it. An admin's drain is left alone.")
+    boolean slurmHealthcheck;
+
+    @Option(names = "--slurm-node", paramLabel = "NAME",
+            description = "This node's Slurm name (default: $SLURMD_NODENAME, else --node, else the hostname).")
+    String slurmNode;
+
+    @Option(names = "--healthcheck-timeout", paramLabel = "DURATION", defaultValue = "50s", converter = DurationConverter.class,
+            description = "With --slurm-healthcheck: drain and exit 1 if the check takes longer (default: ${DEFAULT-VALUE}; "
+                    + "Slurm kills a HealthCheckProgram after 60 s).")
+    java.time.Duration healthcheckTimeout;
+
     @Spec
     CommandSpec spec;
 
@@ -77,11 +91,21 @@ public final class CheckCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
         Optional<ClusterSpec> cluster = specOption.load(specLoader);
-        NodeInventory inventory = new InventoryCollector(GpuCollector.forRoot(root.hostRoot()), Clock.system())
-                .collect(root.hostRoot());
-        return report(inventory, cluster);
+        java.util.concurrent.Callable<Integer> run = () -> report(
+                new InventoryCollector(GpuCollector.forRoot(root.hostRoot()), Clock.system()).collect(root.hostRoot()),
+                cluster);
+        if (!slurmHealthcheck) return run.call();
+        return SlurmHealthcheckRun.within(run, healthcheckTimeout, this::healthcheck, spec.commandLine().getOut());
+    }
+
+    private dev.railyard.agent.SlurmHealthcheck healthcheck() {
+        String name = slurmNode != null ? slurmNode
+                : System.getenv("SLURMD_NODENAME") != null ? System.getenv("SLURMD_NODENAME")
+                : node != null ? node : root.hostRoot().read("proc/sys/kernel/hostname").orElse("localhost");
+        return new dev.railyard.agent.SlurmHealthcheck(
+                new dev.railyard.agent.SlurmControl(dev.railyard.platform.CommandRunner.system(), "scontrol"), name);
     }
 
     /** Judges an inventory and prints the findings; split from {@link #call()} so tests can hand in an inventory. */
@@ -106,6 +130,7 @@ public final class CheckCommand implements Callable<Integer> {
             case JSON -> FindingsJson.render(findings);
             case JUNIT -> JUnitReport.render(name, findings);
         });
+        if (slurmHealthcheck) out.println(healthcheck().act(findings));
         out.flush();
         return ExitCodes.of(findings);
     }

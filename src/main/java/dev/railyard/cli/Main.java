@@ -25,6 +25,11 @@ public final class Main {
         m.put("capture", CaptureCommand::new);
         m.put("bench", BenchCommand::new);
         m.put("diagnose", DiagnoseCommand::new);
+        m.put("render", RenderCommand::new);
+        m.put("apply", ApplyCommand::new);
+        m.put("plan", PlanCommand::new);
+        m.put("agent", AgentCommand::new);
+        m.put("status", StatusCommand::new);
         m.put("bundle", BundleCommand::new);
         return Collections.unmodifiableMap(m);
     }

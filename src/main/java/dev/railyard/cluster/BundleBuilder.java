@@ -39,11 +39,12 @@ public final class BundleBuilder {
 
     /**
      * What {@code jdeps --print-module-deps --ignore-missing-deps} says the jar and its libraries need
-     * (java.base, java.desktop, java.management, java.sql), plus what is reached only by reflection or a service
-     * lookup: logging, XML and jdk.unsupported for libraries, the HTTP server for the agent.
+     * (java.base, java.desktop, java.management, java.sql, and since the agent java.net.http and jdk.httpserver),
+     * plus what is reached only by reflection or a service lookup: logging, XML and jdk.unsupported for libraries.
+     * The same list as scripts/make-runtime.sh.
      */
     public static final List<String> MODULES = List.of("java.base", "java.desktop", "java.logging",
-            "java.management", "java.sql", "java.xml", "jdk.httpserver", "jdk.unsupported");
+            "java.management", "java.net.http", "java.sql", "java.xml", "jdk.httpserver", "jdk.unsupported");
 
     static final String MAIN_CLASS = "dev.railyard.cli.Main";
 

@@ -25,10 +25,25 @@ public final class GpuCollector {
 
     private final Supplier<NvmlLoad> nvml;
     private final boolean captured;
+    private final boolean keepOpen;
+    private NvmlLoad session;
 
-    private GpuCollector(Supplier<NvmlLoad> nvml, boolean captured) {
+    private GpuCollector(Supplier<NvmlLoad> nvml, boolean captured, boolean keepOpen) {
         this.nvml = nvml;
         this.captured = captured;
+        this.keepOpen = keepOpen;
+    }
+
+    private GpuCollector(Supplier<NvmlLoad> nvml, boolean captured) {
+        this(nvml, captured, false);
+    }
+
+    /**
+     * One NVML session kept open across collections, for the agent: nvmlInit takes hundreds of ms on a multi-GPU
+     * node, too much to pay every second. A library that could not be loaded is tried again on the next collection.
+     */
+    public static GpuCollector keepingOpen(Supplier<NvmlLoad> nvml) {
+        return new GpuCollector(nvml, false, true);
     }
 
     /** NVML on a live root; the saved nvidia-smi -q -x on a captured tree, whose GPUs the local library knows nothing of. */
@@ -45,16 +60,24 @@ public final class GpuCollector {
 
     public GpuInventory collect(HostRoot root, List<PciDevice> pci) {
         if (captured && root.exists(NvidiaSmiXml.CAPTURED_FILE)) return fromCapture(root, pci);
-        return switch (nvml.get()) {
+        NvmlLoad load = keepOpen ? session() : nvml.get();
+        return switch (load) {
             case NvmlLoad.Ready(FfmNvml lib) -> {
-                try (lib) {
+                try {
                     yield fromNvml(lib, pci);
+                } finally {
+                    if (!keepOpen) lib.close();
                 }
             }
             case NvmlLoad.Unavailable(String reason) ->
                     new GpuInventory(Reading.absent("NVML unavailable: " + reason), fromPci(pci, 0, Set.of(),
                             Reading.absent("NVML unavailable: " + reason)));
         };
+    }
+
+    private synchronized NvmlLoad session() {
+        if (!(session instanceof NvmlLoad.Ready)) session = nvml.get();
+        return session;
     }
 
     private static GpuInventory fromNvml(FfmNvml lib, List<PciDevice> pci) {

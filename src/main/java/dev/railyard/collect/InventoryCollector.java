@@ -25,11 +25,17 @@ public final class InventoryCollector {
     private final NetCollector net = new NetCollector();
     private final HostCollector host = new HostCollector();
     private final TopologyBuilder topology = new TopologyBuilder();
-    private final KernelLogCollector kernelLog = new KernelLogCollector();
+    private final Collector<Reading<List<XidEvent>>> kernelLog;
     private final Clock clock;
 
     public InventoryCollector(GpuCollector gpu, Clock clock) {
+        this(gpu, new KernelLogCollector(), clock);
+    }
+
+    /** With another source of Xid events: the agent follows the kernel log instead of reading it whole each time. */
+    public InventoryCollector(GpuCollector gpu, Collector<Reading<List<XidEvent>>> kernelLog, Clock clock) {
         this.gpu = gpu;
+        this.kernelLog = kernelLog;
         this.clock = clock;
     }
 

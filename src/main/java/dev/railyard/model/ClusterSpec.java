@@ -17,6 +17,8 @@ public record ClusterSpec(
         Optional<Gpus> gpus,
         List<Network> networks,
         Expect expect,
+        Optional<Slurm> slurm,
+        Optional<String> sshUser,
         SshOptions ssh) {
 
     public ClusterSpec {
@@ -24,15 +26,27 @@ public record ClusterSpec(
         networks = List.copyOf(networks);
     }
 
-    /** A spec without an {@code ssh} section. */
+    /** A spec without the bring-up keys that only {@code render} reads, and without an {@code ssh} section. */
     public ClusterSpec(String cluster, String source, List<Node> nodes, Optional<Gpus> gpus, List<Network> networks,
                        Expect expect) {
-        this(cluster, source, nodes, gpus, networks, expect, SshOptions.none());
+        this(cluster, source, nodes, gpus, networks, expect, Optional.empty(), Optional.empty());
     }
 
-    /** How to reach one node over ssh: the spec's {@code ssh} section with the node's own on top. */
+    /** A spec without an {@code ssh} section. */
+    public ClusterSpec(String cluster, String source, List<Node> nodes, Optional<Gpus> gpus, List<Network> networks,
+                       Expect expect, Optional<Slurm> slurm, Optional<String> sshUser) {
+        this(cluster, source, nodes, gpus, networks, expect, slurm, sshUser, SshOptions.none());
+    }
+
+    /**
+     * How to reach one node over ssh: the spec's {@code ssh} section with the node's own on top; without an
+     * {@code ssh.user} anywhere, {@code ssh_user} (the user of rendered ssh_config entries) is the login user too.
+     */
     public SshOptions sshFor(Node node) {
-        return ssh.overriddenBy(node.ssh());
+        SshOptions merged = ssh.overriddenBy(node.ssh());
+        if (merged.user().isPresent() || sshUser.isEmpty()) return merged;
+        return new SshOptions(sshUser, merged.port(), merged.identityFile(), merged.configFile(),
+                merged.knownHosts());
     }
 
     public Optional<Node> node(String name) {
@@ -56,13 +70,35 @@ public record ClusterSpec(
                 o.cuda().or(() -> gpus.flatMap(Gpus::cuda))));
     }
 
-    /** A machine: {@code address} is how to reach it (management IPv4 or a resolvable host name). */
-    public record Node(String name, String address, Optional<String> bmc, Optional<Gpus> gpus, SshOptions ssh) {
+    /**
+     * A machine: {@code address} is how to reach it (management IPv4 or a resolvable host name). {@code osFamily}
+     * decides how network files are rendered; {@code disableNetdevs} are NICs that must stay down (seed 002);
+     * {@code ssh} is its own ssh section (what it sets wins over the spec's).
+     */
+    public record Node(String name, String address, Optional<String> bmc, Optional<Gpus> gpus, OsFamily osFamily,
+                       List<String> disableNetdevs, SshOptions ssh) {
+
+        public Node {
+            disableNetdevs = List.copyOf(disableNetdevs);
+        }
+
+        public Node(String name, String address, Optional<String> bmc, Optional<Gpus> gpus) {
+            this(name, address, bmc, gpus, OsFamily.UBUNTU, List.of());
+        }
 
         /** A node without its own {@code ssh} section. */
-        public Node(String name, String address, Optional<String> bmc, Optional<Gpus> gpus) {
-            this(name, address, bmc, gpus, SshOptions.none());
+        public Node(String name, String address, Optional<String> bmc, Optional<Gpus> gpus, OsFamily osFamily,
+                    List<String> disableNetdevs) {
+            this(name, address, bmc, gpus, osFamily, disableNetdevs, SshOptions.none());
         }
+    }
+
+    /** Ubuntu-family hosts get netplan; RHEL-family hosts get NetworkManager keyfiles. */
+    public enum OsFamily { UBUNTU, RHEL }
+
+    /** Slurm settings for the rendered node, partition and GRES lines; absent keys take the defaults. */
+    public record Slurm(String partition, Optional<String> gresType) {
+        public static final String DEFAULT_PARTITION = "gpu";
     }
 
     /** Expected GPUs per node; driver and CUDA are optional pins. */
@@ -83,10 +119,17 @@ public record ClusterSpec(
             Optional<Integer> mtu,
             Optional<String> subnet,
             Optional<IpoibMode> ipoibMode,
-            Map<String, Binding> bind) {
+            Map<String, Binding> bind,
+            Optional<String> subnetManager) {
 
         public Network {
             bind = Collections.unmodifiableMap(new LinkedHashMap<>(bind));
+        }
+
+        public Network(String name, Role role, Optional<LinkLayer> linkLayer, Optional<Double> rateGbps,
+                       Optional<Integer> mtu, Optional<String> subnet, Optional<IpoibMode> ipoibMode,
+                       Map<String, Binding> bind) {
+            this(name, role, linkLayer, rateGbps, mtu, subnet, ipoibMode, bind, Optional.empty());
         }
     }
 

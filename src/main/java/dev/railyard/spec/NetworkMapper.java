@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
 final class NetworkMapper {
 
     static final List<String> NETWORK_KEYS =
-            List.of("name", "role", "link_layer", "rate_gbps", "mtu", "subnet", "ipoib_mode", "bind");
+            List.of("name", "role", "link_layer", "rate_gbps", "mtu", "subnet", "ipoib_mode", "bind",
+                    "subnet_manager");
     static final List<String> BINDING_KEYS = List.of("netdev", "rdma", "address");
     /** The IPv4 minimum and the IPoIB connected-mode maximum. */
     static final int MTU_MIN = 68;
@@ -61,7 +62,15 @@ final class NetworkMapper {
             return mode;
         });
         Map<String, Binding> bind = m.get("bind").map(b -> bind(b, nodeNames, subnet)).orElse(Map.of());
-        return new Network(name, role, linkLayer, rate, mtu, subnet.map(Ipv4Cidr::toString), ipoib, bind);
+        Optional<String> sm = m.get("subnet_manager").map(n -> {
+            if (linkLayer.orElse(LinkLayer.ETHERNET) != LinkLayer.INFINIBAND) {
+                throw n.error("applies only to link_layer: infiniband (OpenSM runs on an InfiniBand port)");
+            }
+            String node = SpecMapper.name(n);
+            if (!nodeNames.contains(node)) throw n.error("no node named \"" + node + "\" in nodes");
+            return node;
+        });
+        return new Network(name, role, linkLayer, rate, mtu, subnet.map(Ipv4Cidr::toString), ipoib, bind, sm);
     }
 
     private static int mtu(SpecNode n) {
@@ -107,7 +116,7 @@ final class NetworkMapper {
         return bind;
     }
 
-    private static String netdev(SpecNode n) {
+    static String netdev(SpecNode n) {
         String v = n.asString();
         if (!NETDEV.matcher(v).matches()) {
             throw n.error("\"" + v + "\" is not a network interface name (1-15 characters, no '/' or spaces)");

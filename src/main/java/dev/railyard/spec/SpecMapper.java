@@ -15,8 +15,11 @@ import java.util.regex.Pattern;
 /** Maps the composed document to a {@link ClusterSpec}: top level, nodes, GPUs and thresholds. */
 final class SpecMapper {
 
-    static final List<String> TOP_KEYS = List.of("cluster", "ssh", "nodes", "gpus", "networks", "expect");
-    static final List<String> NODE_KEYS = List.of("name", "address", "bmc", "gpus", "ssh");
+    static final List<String> TOP_KEYS = List.of("cluster", "nodes", "gpus", "networks", "expect", "slurm", "ssh_user",
+            "ssh");
+    static final List<String> NODE_KEYS = List.of("name", "address", "bmc", "gpus", "os_family", "disable_netdevs",
+            "ssh");
+    static final List<String> SLURM_KEYS = List.of("partition", "gres_type");
     static final List<String> GPU_KEYS = List.of("model", "per_node", "driver", "cuda");
     static final List<String> EXPECT_KEYS = List.of("rdma_bw_efficiency", "rdma_latency_us", "gpu_temp_warn_c",
             "net_buffer_bytes", "nccl_busbw_gbytes_per_s", "storage_seq_mbps", "tcp_gbps", "tcp_latency_us");
@@ -43,8 +46,11 @@ final class SpecMapper {
                 .map(n -> new NetworkMapper().map(n, nodes.keySet()))
                 .orElse(List.of());
         Expect expect = top.get("expect").map(this::expect).orElse(Expect.defaults());
+        Optional<ClusterSpec.Slurm> slurm = top.get("slurm").map(SpecMapper::slurm);
+        Optional<String> sshUser = top.get("ssh_user").map(SpecMapper::name);
         SshOptions ssh = top.get("ssh").map(n -> new SshMapper().map(n)).orElse(SshOptions.none());
-        return new ClusterSpec(cluster, source, List.copyOf(nodes.values()), gpus, networks, expect, ssh);
+        return new ClusterSpec(cluster, source, List.copyOf(nodes.values()), gpus, networks, expect, slurm, sshUser,
+                ssh);
     }
 
     private Map<String, Node> nodes(SpecNode list) {
@@ -62,9 +68,21 @@ final class SpecMapper {
             lines.put(name, nameNode.line());
             nodes.put(name, new Node(name, host(m.require("address")), m.get("bmc").map(SpecMapper::host),
                     m.get("gpus").map(this::gpus),
+                    m.get("os_family").map(n -> n.asEnum(ClusterSpec.OsFamily.class)).orElse(ClusterSpec.OsFamily.UBUNTU),
+                    m.get("disable_netdevs").map(SpecMapper::netdevs).orElse(List.of()),
                     m.get("ssh").map(n -> new SshMapper().map(n)).orElse(SshOptions.none())));
         }
         return nodes;
+    }
+
+    private static List<String> netdevs(SpecNode list) {
+        return list.asList().stream().map(NetworkMapper::netdev).toList();
+    }
+
+    private static ClusterSpec.Slurm slurm(SpecNode node) {
+        SpecNode.SpecMap m = node.asMap(SLURM_KEYS);
+        return new ClusterSpec.Slurm(m.get("partition").map(SpecMapper::name).orElse(ClusterSpec.Slurm.DEFAULT_PARTITION),
+                m.get("gres_type").map(SpecMapper::name));
     }
 
     private Gpus gpus(SpecNode node) {

@@ -53,6 +53,7 @@ public final class SpecWriter {
             out.add("");
         });
         networks(spec, starter, out);
+        bringUp(spec, out);
         expect(spec.expect(), out);
         return String.join("\n", out) + "\n";
     }
@@ -69,6 +70,10 @@ public final class SpecWriter {
                         if (starter) out.add("    # bmc: 192.0.2.10");
                     });
             n.gpus().ifPresent(g -> out.add("    gpus: {model: " + quoted(g.model()) + ", per_node: " + g.perNode() + "}"));
+            if (n.osFamily() != ClusterSpec.OsFamily.UBUNTU) out.add("    os_family: " + lower(n.osFamily()));
+            if (!n.disableNetdevs().isEmpty()) {
+                out.add("    disable_netdevs: [" + String.join(", ", n.disableNetdevs().stream().map(SpecWriter::scalar).toList()) + "]");
+            }
         }
         if (starter) {
             out.add("  # TODO: add the other nodes, one entry each:");
@@ -102,6 +107,7 @@ public final class SpecWriter {
             n.mtu().ifPresent(m -> out.add("    mtu: " + m));
             n.subnet().ifPresent(s -> out.add("    subnet: " + s));
             n.ipoibMode().ifPresent(m -> out.add("    ipoib_mode: " + lower(m)));
+            n.subnetManager().ifPresent(m -> out.add("    subnet_manager: " + scalar(m)));
             if (!n.bind().isEmpty()) {
                 out.add("    bind:");
                 for (Map.Entry<String, Binding> b : n.bind().entrySet()) {
@@ -111,6 +117,22 @@ public final class SpecWriter {
             }
         }
         out.add("");
+    }
+
+    /** The keys only render reads: Slurm's partition and GRES type, the ssh user. */
+    private static void bringUp(ClusterSpec spec, List<String> out) {
+        spec.slurm().ifPresent(s -> {
+            out.add("# Slurm lines railyard render writes (partition name, GRES type).");
+            out.add("slurm:");
+            out.add("  partition: " + scalar(s.partition()));
+            s.gresType().ifPresent(g -> out.add("  gres_type: " + scalar(g)));
+            out.add("");
+        });
+        spec.sshUser().ifPresent(u -> {
+            out.add("# The user in rendered ssh_config entries.");
+            out.add("ssh_user: " + scalar(u));
+            out.add("");
+        });
     }
 
     private static String binding(Binding b) {

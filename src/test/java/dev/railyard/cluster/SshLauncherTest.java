@@ -143,8 +143,8 @@ class SshLauncherTest {
     void unknownHostKeyIsRefusedWithTheFix() throws Exception {
         Path empty = Files.createTempFile("railyard-known-hosts", "");
         ClusterSpec.Node h1 = cluster.node("h1");
-        ClusterSpec.Node strict = new ClusterSpec.Node(h1.name(), h1.address(), h1.bmc(), h1.gpus(),
-                new SshOptions(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+        ClusterSpec.Node strict = new ClusterSpec.Node(h1.name(), h1.address(), h1.bmc(), h1.gpus(), h1.osFamily(),
+                h1.disableNetdevs(), new SshOptions(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
                         Optional.of(empty.toString())));
         try (SshLauncher l = launcher()) {
             StepResult r = l.execute(strict, List.of(), List.of("true"), Duration.ofSeconds(20));

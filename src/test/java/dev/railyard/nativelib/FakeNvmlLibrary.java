@@ -24,6 +24,7 @@ public final class FakeNvmlLibrary implements AutoCloseable {
     private final MethodHandle setInitResult;
     private final MethodHandle setLostGpu;
     private final MethodHandle refcount;
+    private final MethodHandle setGpu0Dbe;
 
     private FakeNvmlLibrary(Path path) {
         this.path = path;
@@ -34,6 +35,8 @@ public final class FakeNvmlLibrary implements AutoCloseable {
         setLostGpu = linker.downcallHandle(lookup.findOrThrow("fake_nvml_set_lost_gpu"),
                 FunctionDescriptor.ofVoid(JAVA_INT));
         refcount = linker.downcallHandle(lookup.findOrThrow("fake_nvml_refcount"), FunctionDescriptor.of(JAVA_INT));
+        setGpu0Dbe = linker.downcallHandle(lookup.findOrThrow("fake_nvml_set_gpu0_dbe"),
+                FunctionDescriptor.ofVoid(java.lang.foreign.ValueLayout.JAVA_LONG));
     }
 
     /** Builds the fake into dir/libnvidia-ml.so.1; skips the calling test when there is no gcc. */
@@ -59,6 +62,11 @@ public final class FakeNvmlLibrary implements AutoCloseable {
     /** nvmlInit_v2 calls not yet matched by nvmlShutdown. */
     public int refcount() throws Throwable {
         return (int) refcount.invokeExact();
+    }
+
+    /** Volatile and aggregate uncorrected (double-bit) ECC errors GPU 0 reports from now on. */
+    public void setGpu0UncorrectedEcc(long count) throws Throwable {
+        setGpu0Dbe.invokeExact(count);
     }
 
     @Override

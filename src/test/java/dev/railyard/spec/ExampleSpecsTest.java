@@ -80,6 +80,19 @@ class ExampleSpecsTest {
                 Optional.of(new RdmaPortRef("roceP2p1s0f0", 1)), Optional.of("192.168.100.2")));
         assertThat(s.expect().ncclBusbwGBps()).contains(12.0);
         assertThat(s.expect().netBufferBytes()).isEqualTo(268_435_456L);
+        assertThat(s.node("spark-02").orElseThrow().disableNetdevs())
+                .containsExactly("enp1s0f0np0", "enp1s0f1np1", "enP2p1s0f1np1");
+        assertThat(s.sshUser()).contains("geo");
+    }
+
+    @Test
+    void bringUpKeysOfS3AndS4() {
+        ClusterSpec s3 = reader.read(EXAMPLES.resolve("s3-r730-ib-qdr.yaml"));
+        assertThat(s3.nodes()).extracting(ClusterSpec.Node::osFamily).containsOnly(ClusterSpec.OsFamily.RHEL);
+        assertThat(s3.network("ib").orElseThrow().subnetManager()).contains("r720");
+        ClusterSpec s4 = reader.read(EXAMPLES.resolve("s4-h100-hdr.yaml"));
+        assertThat(s4.slurm()).contains(new ClusterSpec.Slurm("gpu-training", Optional.empty()));
+        assertThat(s4.nodes()).extracting(ClusterSpec.Node::osFamily).containsOnly(ClusterSpec.OsFamily.UBUNTU);
     }
 
     @Test

@@ -127,6 +127,19 @@ class SpecReaderErrorTest {
                         "netdev: enp65s0f0np0rocev2, rdma: \"mlx4_0:2\", address: 10.0.0.1",
                         "cluster.yaml:15: networks[1].bind.gpuserver1.netdev: \"enp65s0f0np0rocev2\" is not a network "
                                 + "interface name (1-15 characters, no '/' or spaces)"),
+                arguments("os family typo", "bmc: 192.168.1.70}", "bmc: 192.168.1.70, os_family: redhat}",
+                        "cluster.yaml:4: nodes[1].os_family: \"redhat\" is not one of ubuntu, rhel"),
+                arguments("netdev to disable", "bmc: 192.168.1.70}", "bmc: 192.168.1.70, disable_netdevs: [enp1s0f0np0, \"a b\"]}",
+                        "cluster.yaml:4: nodes[1].disable_netdevs[1]: \"a b\" is not a network interface name "
+                                + "(1-15 characters, no '/' or spaces)"),
+                arguments("subnet manager on ethernet", "    mtu: 9000", "    mtu: 9000\n    subnet_manager: gpuserver1",
+                        "cluster.yaml:13: networks[1].subnet_manager: applies only to link_layer: infiniband "
+                                + "(OpenSM runs on an InfiniBand port)"),
+                arguments("subnet manager not a node", "link_layer: ethernet\n    rate_gbps: 40",
+                        "link_layer: infiniband\n    subnet_manager: gpuserver3\n    rate_gbps: 40",
+                        "cluster.yaml:11: networks[1].subnet_manager: no node named \"gpuserver3\" in nodes"),
+                arguments("slurm key typo", "expect: {", "slurm: {partition: gpu, gres: h100}\nexpect: {",
+                        "cluster.yaml:17: slurm.gres: unknown key; allowed: partition, gres_type"),
                 arguments("empty node list", "nodes:\n  - {name: gpuserver1, address: 192.168.1.73, bmc: 192.168.1.72}\n"
                                 + "  - {name: gpuserver2, address: 192.168.1.71, bmc: 192.168.1.70}\n",
                         "nodes: []\n",

@@ -127,6 +127,6 @@ class StarterSpecTest {
     }
 
     static ClusterSpec withSource(ClusterSpec s, String source) {
-        return new ClusterSpec(s.cluster(), source, s.nodes(), s.gpus(), s.networks(), s.expect());
+        return new ClusterSpec(s.cluster(), source, s.nodes(), s.gpus(), s.networks(), s.expect(), s.slurm(), s.sshUser());
     }
 }

@@ -1,0 +1,167 @@
+package dev.railyard.agent;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
+import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+
+/**
+ * The agent's HTTP side on the JDK's server with a virtual thread per request: /metrics (Prometheus text, or
+ * OpenMetrics when the scraper asks for it), /healthz, /api/health, /api/findings, /api/inventory, the status page
+ * at /, and POST /api/clear, which needs the token. Every response is built from one immutable {@link AgentState},
+ * so a scrape never sees half a sample.
+ */
+public final class AgentHttpServer implements AutoCloseable {
+
+    private final HttpServer server;
+    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    private final Supplier<AgentState> state;
+    private final Agent agent;
+    private final Optional<String> token;
+    private final Duration staleAfter;
+    private final Supplier<Instant> now;
+    private final PrometheusTextFormatWriter text = PrometheusTextFormatWriter.create();
+    private final OpenMetricsTextFormatWriter openMetrics = OpenMetricsTextFormatWriter.create();
+
+    /**
+     * @param token      the clear token; empty disables the state-changing endpoints (403)
+     * @param staleAfter /healthz answers 503 when the last sample is older than this
+     */
+    public AgentHttpServer(InetSocketAddress bind, Agent agent, Optional<String> token, Duration staleAfter,
+                           Supplier<Instant> now) throws IOException {
+        this.agent = agent;
+        this.state = agent::state;
+        this.token = token;
+        this.staleAfter = staleAfter;
+        this.now = now;
+        this.server = HttpServer.create(bind, 64);
+        server.setExecutor(executor);
+        server.createContext("/", this::route);
+    }
+
+    public void start() {
+        server.start();
+    }
+
+    public InetSocketAddress address() {
+        return server.getAddress();
+    }
+
+    private void route(HttpExchange ex) throws IOException {
+        try (ex) {
+            String path = ex.getRequestURI().getPath();
+            String method = ex.getRequestMethod();
+            if (method.equals("POST") && path.equals("/api/clear")) {
+                clear(ex);
+                return;
+            }
+            if (!method.equals("GET") && !method.equals("HEAD")) {
+                send(ex, 405, "text/plain; charset=utf-8", "method not allowed\n");
+                return;
+            }
+            AgentState s = state.get();
+            switch (path) {
+                case "/metrics" -> metrics(ex, s);
+                case "/healthz" -> healthz(ex, s);
+                case "/api/health" -> send(ex, 200, "application/json", AgentJson.health(s));
+                case "/api/findings" -> send(ex, 200, "application/json", AgentJson.findings(s));
+                case "/api/inventory" -> send(ex, 200, "application/json", AgentJson.inventory(s));
+                case "/" -> send(ex, 200, "text/html; charset=utf-8", StatusPage.render(s));
+                case "/api/clear" -> {
+                    ex.getResponseHeaders().set("Allow", "POST");
+                    send(ex, 405, "text/plain; charset=utf-8", "POST /api/clear?component=NAME with the token\n");
+                }
+                default -> send(ex, 404, "text/plain; charset=utf-8", "not found: " + path
+                        + "\ntry /metrics, /healthz, /api/health, /api/findings, /api/inventory or /\n");
+            }
+        }
+    }
+
+    private void metrics(HttpExchange ex, AgentState s) throws IOException {
+        String accept = ex.getRequestHeaders().getFirst("Accept");
+        ExpositionFormatWriter w = openMetrics.accepts(accept) ? openMetrics : text;
+        ByteArrayOutputStream body = new ByteArrayOutputStream(16384);
+        w.write(body, AgentMetrics.snapshots(s));
+        send(ex, 200, w.getContentType(), body.toByteArray());
+    }
+
+    /** 200 while samples are fresh; 503 before the first and when sampling stalled (NVML hung, say). */
+    private void healthz(HttpExchange ex, AgentState s) throws IOException {
+        Optional<Instant> last = s.sample().map(NodeSample::at);
+        if (last.isEmpty()) {
+            send(ex, 503, "text/plain; charset=utf-8", "starting: no sample yet\n");
+        } else if (Duration.between(last.get(), now.get()).compareTo(staleAfter) > 0) {
+            send(ex, 503, "text/plain; charset=utf-8", "stale: last sample at " + last.get() + "\n");
+        } else {
+            send(ex, 200, "text/plain; charset=utf-8", "ok " + s.health() + "\n");
+        }
+    }
+
+    private void clear(HttpExchange ex) throws IOException {
+        if (token.isEmpty()) {
+            send(ex, 403, "text/plain; charset=utf-8", "clearing is disabled: the agent was started without a token file\n");
+            return;
+        }
+        String auth = Optional.ofNullable(ex.getRequestHeaders().getFirst("Authorization")).orElse("");
+        byte[] given = auth.startsWith("Bearer ") ? auth.substring(7).strip().getBytes(StandardCharsets.UTF_8) : new byte[0];
+        if (!MessageDigest.isEqual(given, token.get().getBytes(StandardCharsets.UTF_8))) {
+            send(ex, 401, "text/plain; charset=utf-8", "wrong or missing token\n");
+            return;
+        }
+        String component = query(ex, "component").orElse("");
+        if (component.isBlank()) {
+            send(ex, 400, "text/plain; charset=utf-8", "name a component (?component=GPU0%20(...)) or all\n");
+            return;
+        }
+        int cleared = agent.clear(component);
+        send(ex, 200, "application/json", "{\"schemaVersion\": " + AgentJson.SCHEMA_VERSION + ", \"cleared\": " + cleared + "}\n");
+    }
+
+    private static Optional<String> query(HttpExchange ex, String key) {
+        String q = ex.getRequestURI().getRawQuery();
+        if (q == null) return Optional.empty();
+        for (String part : q.split("&")) {
+            int eq = part.indexOf('=');
+            if (eq > 0 && part.substring(0, eq).equals(key)) {
+                return Optional.of(URLDecoder.decode(part.substring(eq + 1), StandardCharsets.UTF_8));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static void send(HttpExchange ex, int status, String type, String body) throws IOException {
+        send(ex, status, type, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void send(HttpExchange ex, int status, String type, byte[] body) throws IOException {
+        ex.getResponseHeaders().set("Content-Type", type);
+        boolean head = ex.getRequestMethod().equals("HEAD");
+        ex.sendResponseHeaders(status, head ? -1 : body.length);
+        if (!head) {
+            try (OutputStream out = ex.getResponseBody()) {
+                out.write(body);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}

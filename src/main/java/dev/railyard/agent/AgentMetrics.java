@@ -1,0 +1,168 @@
+package dev.railyard.agent;
+
+import dev.railyard.model.Finding;
+import dev.railyard.model.Gpu;
+import dev.railyard.model.NetInterface;
+import dev.railyard.model.NodeInventory;
+import dev.railyard.model.RdmaDevice;
+import dev.railyard.model.RdmaPort;
+import dev.railyard.model.Reading;
+import dev.railyard.model.Severity;
+import dev.railyard.model.XidEvent;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The agent's /metrics: raw signals under the names dcgm-exporter and node_exporter use, so existing dashboards and
+ * alerts work unchanged, and Railyard's verdicts under railyard_*. Every metric is listed in docs/metrics.md. A
+ * reading that is absent or failed is left out (no sample), never exported as 0.
+ */
+public final class AgentMetrics {
+
+    /** node_exporter's names for the sysfs port counters it exports (collector/infiniband_linux.go). */
+    static final Map<String, String> NODE_EXPORTER_COUNTERS = Map.ofEntries(
+            Map.entry("link_downed", "node_infiniband_link_downed"),
+            Map.entry("link_error_recovery", "node_infiniband_link_error_recovery"),
+            Map.entry("multicast_rcv_packets", "node_infiniband_multicast_packets_received"),
+            Map.entry("multicast_xmit_packets", "node_infiniband_multicast_packets_transmitted"),
+            Map.entry("port_rcv_constraint_errors", "node_infiniband_port_constraint_errors_received"),
+            Map.entry("port_xmit_constraint_errors", "node_infiniband_port_constraint_errors_transmitted"),
+            Map.entry("port_rcv_packets", "node_infiniband_port_packets_received"),
+            Map.entry("port_xmit_packets", "node_infiniband_port_packets_transmitted"),
+            Map.entry("port_rcv_errors", "node_infiniband_port_errors_received"),
+            Map.entry("port_xmit_discards", "node_infiniband_port_discards_transmitted"),
+            Map.entry("port_rcv_discards", "node_infiniband_port_discards_received"),
+            Map.entry("port_xmit_wait", "node_infiniband_port_transmit_wait"),
+            Map.entry("unicast_rcv_packets", "node_infiniband_unicast_packets_received"),
+            Map.entry("unicast_xmit_packets", "node_infiniband_unicast_packets_transmitted"));
+
+    private AgentMetrics() {
+    }
+
+    public static MetricSnapshots snapshots(AgentState state) {
+        MetricFamilies m = new MetricFamilies();
+        String node = state.node();
+        m.gauge("railyard_agent_up", "1 while the agent serves; see railyard_last_sample_timestamp_seconds for freshness.", 1);
+        m.counter("railyard_samples", "Samplings of the node since the agent started.", state.sampleCount());
+        m.gauge("railyard_node_health", "Node health: 0 healthy, 1 degraded, 2 unhealthy (worst component).",
+                state.health().ordinal(), "node", node);
+        for (ComponentHealth c : state.components()) {
+            m.gauge("railyard_component_health", "Component health: 0 healthy, 1 degraded, 2 unhealthy.",
+                    c.state().ordinal(), "node", node, "component", c.component(), "kind", c.kind().name().toLowerCase(),
+                    "check", c.checkId());
+        }
+        SlurmStatus slurm = state.slurm();
+        if (slurm.enabled()) {
+            m.gauge("railyard_slurm_drained_by_railyard", "1 when the agent drained this node in Slurm and has not resumed it.",
+                    slurm.lastAction().map(a -> a.equals("drained") ? 1 : 0).orElse(0), "node", node,
+                    "slurm_node", slurm.slurmNode());
+            m.gauge("railyard_slurm_error", "1 when the last scontrol call failed.", slurm.error().isPresent() ? 1 : 0,
+                    "node", node);
+        }
+        state.sample().ifPresent(s -> {
+            m.gauge("railyard_last_sample_timestamp_seconds", "When the node was last sampled (Unix time).",
+                    s.at().toEpochMilli() / 1000.0);
+            m.gauge("railyard_sample_duration_seconds", "How long the last sampling took.", s.took().toNanos() / 1e9);
+            for (Severity sev : Severity.values()) {
+                m.gauge("railyard_findings", "Findings of the last sample by severity.",
+                        s.findings().stream().filter(f -> f.severity() == sev).count(), "node", node, "severity", sev.name());
+            }
+            for (Finding f : s.findings()) {
+                if (f.severity() == Severity.PASS || f.severity() == Severity.INFO) continue;
+                m.gauge("railyard_finding", "A finding worse than PASS/INFO in the last sample (1 per check and subject).", 1,
+                        "node", node, "check", f.id(), "subject", f.subject(), "severity", f.severity().name());
+            }
+            gpus(m, s.inventory(), node);
+            ports(m, s.inventory());
+            netdevs(m, s.inventory());
+        });
+        return m.build();
+    }
+
+    private static void gpus(MetricFamilies m, NodeInventory inv, String host) {
+        m.gauge("railyard_nvml_up", "1 when NVML answered the last sample, 0 when it did not (driver gone, GPU lost).",
+                inv.gpu().nvml().isPresent() ? 1 : 0);
+        List<XidEvent> xids = inv.xidEvents().orElse(List.of());
+        for (Gpu g : inv.gpu().gpus()) {
+            // dcgm-exporter's labels, but model_name for its modelName: promtool's lint rejects camelCase label names
+            String[] l = {"gpu", String.valueOf(g.index()), "UUID", g.uuid().orElse(""), "pci_bus_id", g.pciAddress(),
+                    "device", "nvidia" + g.index(), "model_name", g.name().orElse(""), "Hostname", host};
+            int last = xids.stream().filter(e -> e.concerns(g.pciAddress())).map(XidEvent::xid).reduce((a, b) -> b).orElse(0);
+            m.gauge("DCGM_FI_DEV_XID_ERRORS", "Value of the last Xid error seen for the GPU (0: none since the agent's start or clear).", last, l);
+            m.gauge("railyard_gpu_readable", "1 when NVML answered for this GPU (temperature read), 0 when not.",
+                    g.temperatureC().isPresent() ? 1 : 0, l);
+            set(g.temperatureC(), v -> m.gauge("DCGM_FI_DEV_GPU_TEMP", "GPU temperature (in C).", v, l));
+            set(g.slowdownTemperatureC(), v -> m.gauge("DCGM_FI_DEV_SLOWDOWN_TEMP", "Slowdown temperature threshold (in C).", v, l));
+            set(g.powerWatts(), v -> m.gauge("DCGM_FI_DEV_POWER_USAGE", "Power draw (in W).", v, l));
+            set(g.powerLimitWatts(), v -> m.gauge("DCGM_FI_DEV_POWER_MGMT_LIMIT", "Power management limit (in W).", v, l));
+            set(g.smClockMhz(), v -> m.gauge("DCGM_FI_DEV_SM_CLOCK", "SM clock frequency (in MHz).", v, l));
+            set(g.memory(), mem -> {
+                m.gauge("DCGM_FI_DEV_FB_USED", "Framebuffer memory used (in MiB).", mem.usedBytes() / 1048576.0, l);
+                m.gauge("DCGM_FI_DEV_FB_FREE", "Framebuffer memory free (in MiB).", (mem.totalBytes() - mem.usedBytes()) / 1048576.0, l);
+            });
+            set(g.clockEvents(), ev -> m.gauge("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", "Clock event (throttle) reasons, NVML bitmask.",
+                    ev.stream().mapToLong(e -> e.bit).reduce(0, (a, b) -> a | b), l));
+            set(g.ecc(), e -> {
+                m.gauge("DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", "Single-bit volatile ECC errors.", e.volatileCorrected(), l);
+                m.gauge("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "Double-bit volatile ECC errors.", e.volatileUncorrected(), l);
+                m.gauge("DCGM_FI_DEV_ECC_SBE_AGG_TOTAL", "Single-bit persistent ECC errors.", e.aggregateCorrected(), l);
+                m.gauge("DCGM_FI_DEV_ECC_DBE_AGG_TOTAL", "Double-bit persistent ECC errors.", e.aggregateUncorrected(), l);
+            });
+            set(g.remappedRows(), r -> {
+                m.gauge("DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS", "Rows remapped for correctable errors.", r.correctable(), l);
+                m.gauge("DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS", "Rows remapped for uncorrectable errors.", r.uncorrectable(), l);
+                m.gauge("DCGM_FI_DEV_ROW_REMAP_FAILURE", "1 when a row remapping failed.", r.failure() ? 1 : 0, l);
+                m.gauge("DCGM_FI_DEV_ROW_REMAP_PENDING", "1 when a row remapping is pending (reset the GPU).", r.pending() ? 1 : 0, l);
+            });
+            set(g.pcieLink(), p -> {
+                m.gauge("DCGM_FI_DEV_PCIE_LINK_GEN", "Current PCIe link generation.", p.currentGen(), l);
+                m.gauge("DCGM_FI_DEV_PCIE_LINK_WIDTH", "Current PCIe link width.", p.currentWidth(), l);
+            });
+            set(g.nvlinks(), links -> {
+                m.gauge("railyard_gpu_nvlink_links", "NVLinks the GPU has.", links.size(), l);
+                m.gauge("railyard_gpu_nvlink_links_active", "NVLinks up.", links.stream().filter(Gpu.NvLink::active).count(), l);
+            });
+        }
+    }
+
+    private static void ports(MetricFamilies m, NodeInventory inv) {
+        for (RdmaDevice d : inv.rdmaDevices()) {
+            m.gauge("node_infiniband_info", "Non-numeric data from /sys/class/infiniband/<device>, value is always 1.", 1,
+                    "board_id", d.boardId().orElse(""), "device", d.name(), "firmware_version", d.firmwareVersion().orElse(""),
+                    "hca_type", d.hcaType().orElse(""));
+            for (RdmaPort p : d.ports()) {
+                String[] l = {"device", d.name(), "port", String.valueOf(p.port())};
+                set(p.state(), s -> m.gauge("node_infiniband_state_id", "State of the InfiniBand port (0: no change, 1: down, 2: init, 3: armed, 4: active, 5: act defer)", s.code(), l));
+                set(p.physState(), s -> m.gauge("node_infiniband_physical_state_id", "Physical state of the InfiniBand port (0: no change, 1: sleep, 2: polling, 3: disable, 4: shift, 5: link up, 6: link error recover, 7: phytest)", s.code(), l));
+                set(p.rate(), r -> m.gauge("node_infiniband_rate_bytes_per_second", "Maximum signal transfer rate", r.gbps() * 1e9 / 8, l));
+                set(p.rcvDataBytes(), v -> m.counter("node_infiniband_port_data_received_bytes", "Number of data octets received on all links", v, l));
+                set(p.xmitDataBytes(), v -> m.counter("node_infiniband_port_data_transmitted_bytes", "Number of data octets transmitted on all links", v, l));
+                NODE_EXPORTER_COUNTERS.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e ->
+                        set(p.counter(e.getKey()), v -> m.counter(e.getValue(), "sysfs counter " + e.getKey() + " of the port", v, l)));
+                p.counters().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> set(e.getValue(), v ->
+                        m.counter("railyard_rdma_port_events", "Every counter of ports/N/counters, raw (data counters in 4-byte words).",
+                                v, "device", d.name(), "port", String.valueOf(p.port()), "name", e.getKey())));
+                p.hwCounters().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> set(e.getValue(), v ->
+                        m.counter("railyard_rdma_port_hw_events", "Every counter of ports/N/hw_counters (RoCE ECN/CNP, retransmits...), raw.",
+                                v, "device", d.name(), "port", String.valueOf(p.port()), "name", e.getKey())));
+            }
+        }
+    }
+
+    private static void netdevs(MetricFamilies m, NodeInventory inv) {
+        for (NetInterface n : inv.interfaces()) {
+            String[] l = {"device", n.name()};
+            set(n.carrierChanges(), v -> m.counter("node_network_carrier_changes", "Network device property: carrier_changes_total", v, l));
+            set(n.mtu(), v -> m.gauge("node_network_mtu_bytes", "Network device property: mtu_bytes", v, l));
+            set(n.carrier(), v -> m.gauge("node_network_carrier", "Network device property: carrier", v ? 1 : 0, l));
+            set(n.operState(), v -> m.gauge("node_network_up", "Value is 1 if operstate is 'up', 0 otherwise.", v.equals("up") ? 1 : 0, l));
+        }
+    }
+
+    private static <T> void set(Reading<T> r, Consumer<T> use) {
+        if (r instanceof Reading.Present<T>(T v)) use.accept(v);
+    }
+}

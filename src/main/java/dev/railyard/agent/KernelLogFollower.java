@@ -1,0 +1,166 @@
+package dev.railyard.agent;
+
+import dev.railyard.collect.Collector;
+import dev.railyard.collect.KernelLogCollector;
+import dev.railyard.model.Reading;
+import dev.railyard.model.XidEvent;
+import dev.railyard.platform.HostRoot;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Xid events for the agent, as they arrive. On the live node a daemon thread follows /dev/kmsg (a blocking read
+ * returns one record, which is what following wants; the thread never holds a lock while blocked). On a captured or
+ * test tree the saved railyard/dmesg.txt is re-read when it changes, so a test can append an Xid line. At most
+ * {@link #KEEP} events are kept; {@link #clear()} hides the ones seen so far (an operator acknowledged them).
+ */
+public final class KernelLogFollower implements Collector<Reading<List<XidEvent>>>, AutoCloseable {
+
+    static final int KEEP = 1000;
+    /** Lines kept for context: "fallen off the bus" follows its "NVRM: The NVIDIA GPU" line. */
+    private static final int CONTEXT = 3;
+
+    private final HostRoot root;
+    private final Deque<XidEvent> events = new ArrayDeque<>();
+    private final Deque<String> context = new ArrayDeque<>();
+    private long seen;
+    private long clearedUpTo;
+    /** Why there are no events to judge (no log, unreadable log), or empty while following works. */
+    private Optional<Reading<List<XidEvent>>> problem = Optional.empty();
+    private String lastFallenLine = "";
+    private long fileSize = -1;
+    private long fileModified = -1;
+    private Thread follower;
+
+    private KernelLogFollower(HostRoot root) {
+        this.root = root;
+    }
+
+    public static KernelLogFollower start(HostRoot root) {
+        KernelLogFollower f = new KernelLogFollower(root);
+        if (root.isLive()) {
+            f.follower = Thread.ofPlatform().daemon().name("railyard-kmsg").start(f::follow);
+        }
+        return f;
+    }
+
+    @Override
+    public synchronized Reading<List<XidEvent>> collect(HostRoot ignored) {
+        if (!root.isLive()) rereadCapturedLog();
+        if (problem.isPresent()) return problem.get();
+        List<XidEvent> visible = new ArrayList<>();
+        long index = seen - events.size();
+        for (XidEvent e : events) {
+            if (index++ >= clearedUpTo) visible.add(e);
+        }
+        return Reading.of(List.copyOf(visible));
+    }
+
+    /** Hides every event seen so far; returns how many were visible. */
+    public synchronized int clear() {
+        int visible = (int) Math.min(events.size(), seen - clearedUpTo);
+        clearedUpTo = seen;
+        return visible;
+    }
+
+    private void follow() {
+        try (InputStream in = Files.newInputStream(root.resolve("dev/kmsg"))) {
+            byte[] record = new byte[8192];
+            while (!Thread.currentThread().isInterrupted()) {
+                int n;
+                try {
+                    n = in.read(record);
+                } catch (IOException e) {
+                    // EPIPE: records were overwritten before we read them; the next read continues after the gap
+                    if (String.valueOf(e.getMessage()).contains("Broken pipe")) continue;
+                    throw e;
+                }
+                if (n < 0) break;
+                accept(message(new String(record, 0, n, StandardCharsets.UTF_8)));
+            }
+        } catch (IOException e) {
+            synchronized (this) {
+                problem = Optional.of(Reading.failed("dev/kmsg", String.valueOf(e.getMessage())
+                        + (e instanceof java.nio.file.AccessDeniedException ? " (run the agent as root)" : "")));
+            }
+        }
+    }
+
+    /** "6,1234,5678,-;NVRM: Xid ..." → the text after ';' up to the first newline (continuations are key=value). */
+    static String message(String record) {
+        int semi = record.indexOf(';');
+        String text = semi >= 0 ? record.substring(semi + 1) : record;
+        int nl = text.indexOf('\n');
+        return nl >= 0 ? text.substring(0, nl) : text;
+    }
+
+    synchronized void accept(String line) {
+        context.addLast(line);
+        if (context.size() > CONTEXT) context.removeFirst();
+        if (line.contains("NVRM: Xid")) {
+            KernelLogCollector.parse(List.of(line)).forEach(this::add);
+        } else if (line.contains("fallen off the bus")) {
+            // the GPU's address is on the "NVRM: The NVIDIA GPU" line, which may come before this one
+            for (XidEvent e : KernelLogCollector.parse(List.copyOf(context))) {
+                if (!e.line().contains("NVRM: Xid") && !e.line().equals(lastFallenLine)) {
+                    lastFallenLine = e.line();
+                    add(e);
+                }
+            }
+        }
+    }
+
+    private void add(XidEvent e) {
+        events.addLast(e);
+        seen++;
+        if (events.size() > KEEP) events.removeFirst();
+    }
+
+    private void rereadCapturedLog() {
+        String path = KernelLogCollector.CAPTURED_PATH;
+        try {
+            var file = root.resolve(path);
+            if (!Files.isRegularFile(file)) {
+                problem = Optional.of(Reading.absent("no " + path + " in " + root));
+                return;
+            }
+            long size = Files.size(file);
+            long modified = Files.getLastModifiedTime(file).toMillis();
+            if (size == fileSize && modified == fileModified) return;
+            fileSize = size;
+            fileModified = modified;
+        } catch (IOException e) {
+            problem = Optional.of(Reading.failed(path, String.valueOf(e.getMessage())));
+            return;
+        }
+        Reading<List<String>> lines = root.readLines(path);
+        if (!(lines instanceof Reading.Present<List<String>>(List<String> all))) {
+            problem = Optional.of(lines.<List<XidEvent>>map(l -> List.of()));
+            return;
+        }
+        problem = Optional.empty();
+        List<XidEvent> parsed = KernelLogCollector.parse(all);
+        // the file holds the whole log: events past the ones counted so far are new
+        long before = seen;
+        for (int i = (int) Math.min(before, parsed.size()); i < parsed.size(); i++) add(parsed.get(i));
+        if (parsed.size() < before) { // rewritten shorter: start over, keeping the clear mark relative
+            events.clear();
+            seen = 0;
+            clearedUpTo = 0;
+            parsed.forEach(this::add);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (follower != null) follower.interrupt();
+    }
+}

@@ -1,0 +1,207 @@
+package dev.railyard.cli;
+
+import dev.railyard.agent.Agent;
+import dev.railyard.agent.AgentHttpServer;
+import dev.railyard.agent.AgentJson;
+import dev.railyard.agent.CounterRateDetector;
+import dev.railyard.agent.HealthTracker;
+import dev.railyard.agent.KernelLogFollower;
+import dev.railyard.agent.LinkDropDetector;
+import dev.railyard.agent.LinkFlapDetector;
+import dev.railyard.agent.Sampler;
+import dev.railyard.agent.SlurmControl;
+import dev.railyard.agent.SlurmDrainPolicy;
+import dev.railyard.agent.ThermalDetector;
+import dev.railyard.check.CheckRunner;
+import dev.railyard.collect.GpuCollector;
+import dev.railyard.collect.InventoryCollector;
+import dev.railyard.model.ClusterSpec;
+import dev.railyard.model.RailyardException;
+import dev.railyard.nativelib.FfmNvml;
+import dev.railyard.platform.Clock;
+import dev.railyard.platform.CommandRunner;
+import dev.railyard.platform.HostRoot;
+import dev.railyard.spec.SpecReader;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+@Command(name = "agent",
+        mixinStandardHelpOptions = true,
+        subcommands = AgentClearCommand.class,
+        description = {"Watch this node's health continuously: Prometheus metrics, a status page, and Slurm drain/resume.",
+                "",
+                "Every interval the agent reads the GPUs (NVML), RDMA ports, netdevs and the kernel log, judges them with "
+                        + "the same checks as 'railyard check' plus detectors over time (error counters rising, a link "
+                        + "dropped or flapping, heat that lasts), and keeps each component healthy, degraded or unhealthy. "
+                        + "A component gets better only after its readings were good for the whole hold-down time, or "
+                        + "when an operator clears it ('railyard agent clear').",
+                "",
+                "With --slurm, an unhealthy node is drained with a reason starting 'railyard:' and resumed once healthy "
+                        + "again; a drain an admin set is never touched.",
+                "",
+                "HTTP: /metrics (Prometheus text or OpenMetrics; GPU metrics under dcgm-exporter's names, ports and "
+                        + "netdevs under node_exporter's, verdicts under railyard_*), /healthz, /api/health, "
+                        + "/api/findings, /api/inventory (JSON with schemaVersion), and a status page at /. "
+                        + "docs/metrics.md lists every metric."},
+        footer = {"", "Examples:",
+                "  railyard agent --spec cluster.yaml --slurm",
+                "  railyard agent --listen 127.0.0.1:9410 --interval 5s",
+                "  railyard agent --once --format json",
+                "  railyard agent clear all --token-file /etc/railyard/agent.token",
+                "", "Exit codes: 0 stopped cleanly (with --once: healthy), 1 with --once: unhealthy, 2 usage, 3 port in use."})
+public final class AgentCommand implements Callable<Integer> {
+
+    static final int DEFAULT_PORT = 9410;
+
+    @Mixin
+    RootOption root;
+
+    @Option(names = "--spec", paramLabel = "FILE", description = "Cluster spec: ports and netdevs it binds must be up.")
+    Path specFile;
+
+    @Option(names = "--node", paramLabel = "NAME", description = "This node's name in the spec and in Slurm (default: hostname).")
+    String node;
+
+    @Option(names = "--listen", paramLabel = "ADDR:PORT", defaultValue = "0.0.0.0:" + DEFAULT_PORT,
+            description = "Where to serve HTTP (default: ${DEFAULT-VALUE}).")
+    String listen;
+
+    @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "1s", converter = DurationConverter.class,
+            description = "Time between samples (default: ${DEFAULT-VALUE}).")
+    Duration interval;
+
+    @Option(names = "--hold-down", paramLabel = "DURATION", defaultValue = "5m", converter = DurationConverter.class,
+            description = "How long a component must read healthy before it counts as healthy again (default: ${DEFAULT-VALUE}).")
+    Duration holdDown;
+
+    @Option(names = "--link-drop", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
+            description = "A port that was ACTIVE and is down this long is unhealthy (default: ${DEFAULT-VALUE}).")
+    Duration linkDrop;
+
+    @Option(names = "--flap-window", paramLabel = "DURATION", defaultValue = "10m", converter = DurationConverter.class,
+            description = "Window for counting carrier changes (default: ${DEFAULT-VALUE}).")
+    Duration flapWindow;
+
+    @Option(names = "--flap-changes", paramLabel = "N", defaultValue = "6",
+            description = "Carrier changes within the window that make a flapping link (default: ${DEFAULT-VALUE}).")
+    int flapChanges;
+
+    @Option(names = "--errors-per-hour", paramLabel = "N", defaultValue = "10",
+            description = "Error counter increase within an hour that makes a port unhealthy (default: ${DEFAULT-VALUE}).")
+    long errorsPerHour;
+
+    @Option(names = "--slurm", description = "Drain this node in Slurm when unhealthy, resume it when healthy again.")
+    boolean slurm;
+
+    @Option(names = "--scontrol", paramLabel = "PATH", defaultValue = "scontrol", description = "The scontrol to run (default: ${DEFAULT-VALUE}).")
+    String scontrol;
+
+    @Option(names = "--token-file", paramLabel = "FILE",
+            description = "Token for POST /api/clear; the file must be readable by its owner only (chmod 600). Without it clearing over HTTP is off.")
+    Path tokenFile;
+
+    @Option(names = "--once", description = "Sample once, print the health and exit (1 when unhealthy): for scripts and cron.")
+    boolean once;
+
+    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json",
+            description = "Output of --once (default: ${DEFAULT-VALUE}).")
+    String format;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        if (interval.isZero()) throw new RailyardException.Usage("--interval must be more than 0", "for example --interval 1s");
+        HostRoot host = root.hostRoot();
+        Optional<ClusterSpec> cluster = specFile == null ? Optional.empty() : Optional.of(new SpecReader().read(specFile));
+        String name = node != null ? node : host.read("proc/sys/kernel/hostname").orElse("localhost");
+        Optional<String> token = AgentToken.read(tokenFile);
+        Clock clock = Clock.system();
+        try (KernelLogFollower kernelLog = KernelLogFollower.start(host)) {
+            Agent agent = new Agent(sampler(host, cluster, name, kernelLog, clock), new HealthTracker(name, holdDown),
+                    slurm ? Optional.of(new SlurmDrainPolicy(new SlurmControl(CommandRunner.system(), scontrol), name))
+                            : Optional.empty(), kernelLog, clock, interval);
+            if (once) return once(agent);
+            return serve(agent, token, clock);
+        }
+    }
+
+    private Sampler sampler(HostRoot host, Optional<ClusterSpec> cluster, String name, KernelLogFollower kernelLog,
+                            Clock clock) {
+        GpuCollector gpus = nvmlOverride().map(p -> GpuCollector.keepingOpen(() -> FfmNvml.open(p)))
+                .orElseGet(() -> host.isLive() ? GpuCollector.keepingOpen(FfmNvml::open) : GpuCollector.forRoot(host));
+        double warnC = cluster.map(c -> c.expect().gpuTempWarnC()).orElse(85.0);
+        return new Sampler(host, new InventoryCollector(gpus, kernelLog, clock), CheckRunner.nodeChecks(),
+                List.of(new CounterRateDetector(errorsPerHour), new LinkDropDetector(linkDrop),
+                        new LinkFlapDetector(flapWindow, flapChanges), new ThermalDetector(warnC, Duration.ofMinutes(1))),
+                cluster, name, clock);
+    }
+
+    /** RAILYARD_NVML names an NVML library file to load instead of the driver's (a test's fake, with --root). */
+    private static Optional<Path> nvmlOverride() {
+        String v = System.getenv("RAILYARD_NVML");
+        return v == null || v.isBlank() ? Optional.empty() : Optional.of(Path.of(v));
+    }
+
+    private int once(Agent agent) {
+        var s = agent.tick();
+        PrintWriter out = spec.commandLine().getOut();
+        if (format.equals("json")) out.println(AgentJson.health(s));
+        else {
+            out.println(s.node() + ": " + s.health());
+            s.components().stream().filter(c -> c.state() != dev.railyard.agent.HealthState.HEALTHY)
+                    .forEach(c -> out.println("  " + c.state() + "  " + c.component() + "  " + c.reason()
+                            + (c.action().isEmpty() ? "" : "\n    fix: " + c.action())));
+        }
+        out.flush();
+        return s.health() == dev.railyard.agent.HealthState.UNHEALTHY ? ExitCodes.FAIL_FINDING : ExitCodes.OK;
+    }
+
+    private int serve(Agent agent, Optional<String> token, Clock clock) throws IOException, InterruptedException {
+        InetSocketAddress bind = ListenAddress.parse(listen);
+        AgentHttpServer http;
+        try {
+            http = new AgentHttpServer(bind, agent, token, interval.multipliedBy(3).plusSeconds(5), clock::now);
+        } catch (java.net.BindException e) {
+            throw new RailyardException.MissingPrerequisite("cannot listen on " + listen + ": " + e.getMessage(),
+                    "another agent or exporter holds the port: pick another with --listen ADDR:PORT");
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        try (http) {
+            http.start();
+            err.println("railyard agent: serving http://" + listen + "/metrics, sampling every " + interval.toMillis() + " ms"
+                    + (slurm ? ", draining in Slurm when unhealthy" : ""));
+            err.flush();
+            Thread main = Thread.currentThread();
+            Runtime.getRuntime().addShutdownHook(new Thread(main::interrupt));
+            while (!Thread.currentThread().isInterrupted()) {
+                long start = clock.nanoTime();
+                try {
+                    agent.tick();
+                } catch (RuntimeException e) {
+                    // one bad sample must not stop the agent: the page and /healthz show the staleness
+                    err.println("railyard agent: sampling failed: " + e);
+                    err.flush();
+                }
+                long left = interval.toNanos() - (clock.nanoTime() - start);
+                if (left > 0) Thread.sleep(Duration.ofNanos(left));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,45 @@
+package dev.railyard.cli;
+
+import dev.railyard.model.RailyardException;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The shared secret for the agent's state-changing endpoints. The file must be readable by its owner only, as
+ * ssh insists for keys: a token others can read protects nothing.
+ */
+final class AgentToken {
+
+    private AgentToken() {
+    }
+
+    static Optional<String> read(Path file) {
+        if (file == null) return Optional.empty();
+        if (!Files.isRegularFile(file)) {
+            throw new RailyardException.Usage("--token-file " + file + " is not a file",
+                    "create one: install -m 600 /dev/null " + file + " && head -c 32 /dev/urandom | base64 > " + file);
+        }
+        try {
+            Set<PosixFilePermission> perms = Files.getPosixFilePermissions(file);
+            if (perms.contains(PosixFilePermission.GROUP_READ) || perms.contains(PosixFilePermission.OTHERS_READ)) {
+                throw new RailyardException.Usage("--token-file " + file + " can be read by others",
+                        "chmod 600 " + file);
+            }
+            String token = Files.readString(file, StandardCharsets.UTF_8).strip();
+            if (token.length() < 16) {
+                throw new RailyardException.Usage("--token-file " + file + " holds fewer than 16 characters",
+                        "head -c 32 /dev/urandom | base64 > " + file);
+            }
+            return Optional.of(token);
+        } catch (IOException e) {
+            throw new RailyardException.Usage("cannot read --token-file " + file + ": " + e.getMessage(),
+                    "run as the file's owner (root)");
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package dev.railyard.cli;
+
+import dev.railyard.plan.PowerPlan;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.util.concurrent.Callable;
+
+@Command(name = "power", mixinStandardHelpOptions = true,
+        description = {"GPU, node, IT and facility power; PSU redundancy; PDU breakers at a continuous-load derating."},
+        footer = {"", "Example (seed 004: 44.8 kW of GPUs):", "  railyard plan power --nodes 8 --gpus-per-node 8 --gpu-watts 700 --psu-watts 2000 --psus-per-node 2"})
+public final class PlanPowerCommand implements Callable<Integer> {
+
+    @Option(names = "--nodes", required = true, description = "Nodes.") int nodes;
+    @Option(names = "--gpus-per-node", required = true, description = "GPUs per node.") int gpusPerNode;
+    @Option(names = "--gpu-watts", required = true, description = "GPU TDP in W (H100 SXM5: 700).") double gpuWatts;
+    @Option(names = "--host-watts", defaultValue = "0", description = "Per-node power besides GPUs, W (default: ${DEFAULT-VALUE}).") double hostWatts;
+    @Option(names = "--psu-watts", defaultValue = "0", description = "Rating of one PSU, W (0: skip the PSU check).") double psuWatts;
+    @Option(names = "--psus-per-node", defaultValue = "2", description = "PSUs per node (default: ${DEFAULT-VALUE}).") int psus;
+    @Option(names = "--psu-spares", defaultValue = "1", description = "PSUs that may fail (default: ${DEFAULT-VALUE}, N+1).") int spares;
+    @Option(names = "--breaker-amps", defaultValue = "32", description = "PDU breaker rating, A (default: ${DEFAULT-VALUE}).") double amps;
+    @Option(names = "--volts", defaultValue = "230", description = "Supply voltage, V; line-to-line for three-phase (default: ${DEFAULT-VALUE}).") double volts;
+    @Option(names = "--phases", defaultValue = "1", description = "1 or 3 (default: ${DEFAULT-VALUE}).") int phases;
+    @Option(names = "--derate", defaultValue = "0.8", description = "Share of a breaker's rating for continuous load (default: ${DEFAULT-VALUE}).") double derate;
+    @Option(names = "--pue", defaultValue = "1.2", description = "Power usage effectiveness (seed 004: 1.2-1.4; default: ${DEFAULT-VALUE}).") double pue;
+    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json", description = "Output format (default: ${DEFAULT-VALUE}).") OutputFormat format;
+
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PlanCommand.positive("--nodes", nodes);
+        PlanCommand.positive("--gpus-per-node", gpusPerNode);
+        PlanCommand.positive("--gpu-watts", gpuWatts);
+        PlanCommand.positive("--pue", pue);
+        if (phases != 1 && phases != 3) throw new dev.railyard.model.RailyardException.Usage("--phases is 1 or 3, got " + phases, "");
+        if (spares >= psus && psuWatts > 0) throw new dev.railyard.model.RailyardException.Usage("--psu-spares must be fewer than --psus-per-node", "");
+        return PlanCommand.print(spec, format, new PowerPlan(nodes, gpusPerNode, gpuWatts, hostWatts, psuWatts, psus, spares,
+                amps, volts, phases, derate, pue).calculate());
+    }
+}

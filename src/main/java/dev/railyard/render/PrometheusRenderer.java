@@ -1,0 +1,37 @@
+package dev.railyard.render;
+
+import dev.railyard.model.ClusterSpec;
+
+import java.util.List;
+
+/**
+ * etc/prometheus/railyard.yml: a complete Prometheus configuration that scrapes every node's agent, each target
+ * labelled with its node and cluster (seed 003's DCGM-to-Grafana wish, seed 004's monitoring server).
+ */
+public final class PrometheusRenderer implements Renderer {
+
+    static final String PATH = "etc/prometheus/railyard.yml";
+
+    @Override
+    public List<RenderedFile> render(RenderInput in) {
+        StringBuilder s = new StringBuilder(in.clusterHeader("#"));
+        s.append("""
+                # Use it as prometheus.yml on the monitoring host, or copy the scrape job into the one there.
+                global:
+                  scrape_interval: 15s
+                  evaluation_interval: 15s
+                scrape_configs:
+                  - job_name: railyard
+                    # Agents sample every second; 5 s keeps a fault visible within one Grafana refresh.
+                    scrape_interval: 5s
+                    static_configs:
+                """);
+        for (ClusterSpec.Node n : in.spec().nodes()) {
+            s.append("      - targets: ['").append(n.address()).append(':').append(in.agentPort()).append("']\n");
+            s.append("        labels:\n");
+            s.append("          node: '").append(n.name()).append("'\n");
+            s.append("          cluster: '").append(in.spec().cluster()).append("'\n");
+        }
+        return List.of(RenderedFile.of(PATH, s.toString()));
+    }
+}

@@ -1,0 +1,37 @@
+package dev.railyard.render;
+
+import dev.railyard.model.ClusterSpec;
+import dev.railyard.model.ClusterSpec.Role;
+
+import java.util.List;
+
+/**
+ * etc/ssh/ssh_config.d/railyard.conf: a Host entry per node and per fabric name (seed 002's ~/.ssh/config entries
+ * for spark-01-mesh). A drop-in that Debian's, Ubuntu's and RHEL's ssh_config include, so no user's own
+ * ~/.ssh/config is rewritten.
+ */
+public final class SshConfigRenderer implements Renderer {
+
+    static final String PATH = "etc/ssh/ssh_config.d/railyard.conf";
+
+    @Override
+    public List<RenderedFile> render(RenderInput in) {
+        StringBuilder s = new StringBuilder(in.clusterHeader("#"));
+        s.append("# Addresses, not names, as HostName: ssh then works before /etc/hosts or DNS is right.\n");
+        for (ClusterSpec.Node n : in.spec().nodes()) host(s, in, n.name(), n.address());
+        for (ClusterSpec.Network net : in.spec().networks()) {
+            if (net.role() == Role.MANAGEMENT) continue;
+            for (var e : net.bind().entrySet()) {
+                String name = e.getKey() + "-" + net.name();
+                e.getValue().address().ifPresent(a -> host(s, in, name, a.contains("/") ? a.substring(0, a.indexOf('/')) : a));
+            }
+        }
+        return List.of(RenderedFile.of(PATH, s.toString()));
+    }
+
+    private static void host(StringBuilder s, RenderInput in, String name, String address) {
+        s.append("\nHost ").append(name).append('\n');
+        s.append("    HostName ").append(address).append('\n');
+        in.spec().sshUser().ifPresent(u -> s.append("    User ").append(u).append('\n'));
+    }
+}

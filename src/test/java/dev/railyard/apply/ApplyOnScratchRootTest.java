@@ -1,0 +1,166 @@
+package dev.railyard.apply;
+
+import dev.railyard.cli.Main;
+import dev.railyard.platform.CommandRunner;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * railyard apply on a scratch root: diff, apply with backups, undo, a read-only file and a full disk (a 40 KiB
+ * tmpfs mounted by the test when it runs as root). In every failure the root must hold exactly what it held before.
+ */
+class ApplyOnScratchRootTest {
+
+    private static final String S4 = "examples/s4-h100-hdr.yaml";
+    private static final String OLD_HOSTS = "127.0.0.1 localhost\n10.0.1.11 compute01\n";
+
+    private record Run(int code, String out, String err) {}
+
+    private static Run run(String... args) {
+        CommandLine cl = Main.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        return new Run(cl.execute(args), out.toString(), err.toString());
+    }
+
+    private static Run apply(Path root, String... more) {
+        List<String> args = new java.util.ArrayList<>(List.of("apply", "--spec", S4, "--node", "compute01", "--root", root.toString()));
+        args.addAll(List.of(more));
+        return run(args.toArray(String[]::new));
+    }
+
+    /** Every regular file under the root with its text and mode: the whole state a failed apply must leave alone. */
+    private static Map<String, String> snapshot(Path root) throws IOException {
+        Map<String, String> files = new TreeMap<>();
+        try (Stream<Path> all = Files.walk(root)) {
+            for (Path p : all.filter(Files::isRegularFile).toList()) {
+                files.put(root.relativize(p).toString(),
+                        PosixFilePermissions.toString(Files.getPosixFilePermissions(p)) + "\n" + Files.readString(p));
+            }
+        }
+        return files;
+    }
+
+    private static Path withOldHosts(Path root) throws IOException {
+        Files.createDirectories(root.resolve("etc"));
+        Files.writeString(root.resolve("etc/hosts"), OLD_HOSTS);
+        return root;
+    }
+
+    @Test
+    void dryRunPrintsTheDiffAndWritesNothing(@TempDir Path root) throws IOException {
+        withOldHosts(root);
+        Map<String, String> before = snapshot(root);
+        Run r = apply(root);
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("--- /etc/hosts\n+++ /etc/hosts\n").contains("-10.0.1.11 compute01\n")
+                .contains("+10.0.1.18\tcompute08\n").contains("--- /dev/null\n+++ /etc/nccl.conf\n")
+                .contains("file(s) would change under " + root + "; run with --apply");
+        assertThat(snapshot(root)).isEqualTo(before);
+    }
+
+    @Test
+    void applyWritesBacksUpAndUndoRestores(@TempDir Path root) throws IOException {
+        withOldHosts(root);
+        Map<String, String> before = snapshot(root);
+        Run r = apply(root, "--apply");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("next on the node (netplan changed): netplan apply")
+                .contains("next on the node (systemd units changed): systemctl daemon-reload")
+                .doesNotContain("nvidia-smi");
+        assertThat(Files.readString(root.resolve("etc/hosts"))).contains("10.0.2.18\tcompute08-ib-hdr");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(root.resolve("etc/netplan/60-railyard-fabric.yaml"))))
+                .isEqualTo("rw-------");
+        Backups.Backup backup = new Backups(new TargetRoot(root)).latest().orElseThrow();
+        assertThat(Files.readString(backup.dir().resolve("etc/hosts"))).isEqualTo(OLD_HOSTS);
+        assertThat(backup.entries()).contains(new Backups.Entry(true, 0644, "etc/hosts"), new Backups.Entry(false, 0, "etc/nccl.conf"));
+        try (Stream<Path> all = Files.walk(root)) {
+            assertThat(all.map(Path::toString)).noneMatch(p -> p.endsWith(Installer.TMP_SUFFIX));
+        }
+
+        Run again = apply(root);
+        assertThat(again.out()).startsWith("0 of ");
+
+        Run undo = run("apply", "--undo", "--root", root.toString());
+        assertThat(undo.code()).as(undo.err()).isZero();
+        assertThat(undo.out()).contains("restored 1 file(s)");
+        Map<String, String> after = snapshot(root);
+        after.keySet().removeIf(p -> p.startsWith(Backups.DIR));
+        assertThat(after).isEqualTo(before);
+        assertThat(run("apply", "--undo", "--root", root.toString()).code()).isEqualTo(2);
+    }
+
+    @Test
+    void aReadOnlyFileStopsTheWholeApplyBeforeAnythingIsWritten(@TempDir Path root) throws IOException {
+        withOldHosts(root);
+        Files.setPosixFilePermissions(root.resolve("etc/hosts"), PosixFilePermissions.fromString("r--r--r--"));
+        Map<String, String> before = snapshot(root);
+        Run r = apply(root, "--apply");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("/etc/hosts is read-only (mode 0444): nothing was changed").contains("chmod u+w");
+        assertThat(snapshot(root)).isEqualTo(before);
+        assertThat(root.resolve("var")).doesNotExist();
+        assertThat(root.resolve("etc/netplan")).doesNotExist();
+    }
+
+    @Test
+    void aFullDiskLeavesTheRootAsItWas(@TempDir Path dir) throws IOException {
+        CommandRunner runner = CommandRunner.system();
+        CommandRunner.Result id = runner.run(List.of("id", "-u"), Duration.ofSeconds(10));
+        boolean root = id.ok() && id.stdout().trim().equals("0");
+        if (!root) {
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) fail("CI=true but not root: the disk-full case needs a tmpfs mount");
+            assumeTrue(false, "not root: cannot mount the small tmpfs the disk-full case needs");
+        }
+        Path mnt = Files.createDirectories(dir.resolve("tiny"));
+        CommandRunner.Result mount = runner.run(List.of("mount", "-t", "tmpfs", "-o", "size=40k,mode=0755", "tmpfs", mnt.toString()),
+                Duration.ofSeconds(30));
+        if (!mount.ok()) {
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) fail("CI=true but mount failed: " + mount.stderr());
+            assumeTrue(false, "cannot mount a tmpfs here: " + mount.stderr());
+        }
+        try {
+            withOldHosts(mnt);
+            Map<String, String> before = snapshot(mnt);
+            Run r = apply(mnt, "--apply");
+            assertThat(r.code()).as(r.out() + r.err()).isEqualTo(3);
+            assertThat(r.err()).contains("no space left under " + mnt).contains("nothing was changed");
+            assertThat(snapshot(mnt)).isEqualTo(before);
+            try (Stream<Path> all = Files.walk(mnt)) {
+                assertThat(all.filter(Files::isDirectory).map(p -> mnt.relativize(p).toString())).containsExactlyInAnyOrder("", "etc");
+            }
+        } finally {
+            runner.run(List.of("umount", mnt.toString()), Duration.ofSeconds(30));
+        }
+    }
+
+    @Test
+    void networkStepsAreMarkedAndNothingTouchesGpus() {
+        List<Change> changes = new TargetRoot(Path.of("/nonexistent-railyard-root")).changes(
+                dev.railyard.render.NodeRenderer.all().render(new dev.railyard.spec.SpecReader().read(Path.of(S4)), "compute01",
+                        java.util.Optional.empty(), 9410));
+        List<FollowUps.Step> steps = FollowUps.of(changes);
+        assertThat(steps).filteredOn(FollowUps.Step::network).extracting(FollowUps.Step::argv)
+                .containsExactly(List.of("netplan", "apply"));
+        assertThat(steps).extracting(s -> s.argv().getFirst()).doesNotContain("nvidia-smi").contains("systemctl", "sysctl");
+    }
+}

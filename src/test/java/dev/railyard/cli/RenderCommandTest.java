@@ -1,0 +1,74 @@
+package dev.railyard.cli;
+
+import dev.railyard.report.InventoryTextTrees;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** railyard render end to end: files and modes under --out, every node without --node, usage errors exit 2. */
+class RenderCommandTest {
+
+    private record Run(int code, String out, String err) {}
+
+    private static Run run(String... args) {
+        CommandLine cl = Main.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        return new Run(cl.execute(args), out.toString(), err.toString());
+    }
+
+    @Test
+    void oneNodeLandsUnderOutWithItsModes(@TempDir Path dir) throws IOException {
+        Run r = run("render", "--spec", "examples/s1-homelab-v100-roce.yaml", "--node", "gpuserver2", "--out", dir.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        Path netplan = dir.resolve("etc/netplan/60-railyard-fabric.yaml");
+        assertThat(Files.readString(netplan)).contains("- 10.0.0.2/24");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(netplan))).isEqualTo("rw-------");
+        assertThat(r.out()).contains("0600  " + netplan).contains("0644  " + dir.resolve("etc/nccl.conf"));
+    }
+
+    @Test
+    void withoutNodeEveryNodeGetsItsDirectory(@TempDir Path dir) {
+        assertThat(run("render", "--spec", "examples/s4-h100-hdr.yaml", "--out", dir.toString()).code()).isZero();
+        for (int i = 1; i <= 8; i++) assertThat(dir.resolve("compute0" + i + "/etc/slurm/gres.conf")).exists();
+    }
+
+    @Test
+    void theGidIndexComesFromTheTreeUnderRoot(@TempDir Path dir) throws IOException {
+        Path root = InventoryTextTrees.nccl1573Roce(dir.resolve("tree"));
+        Path spec = dir.resolve("pods.yaml");
+        Files.writeString(spec, """
+                cluster: pods
+                nodes: [{name: pod1, address: 10.0.0.5}]
+                networks:
+                  - name: rail0
+                    role: compute
+                    link_layer: ethernet
+                    bind: {pod1: {netdev: net1, rdma: "mlx5_0:1", address: 10.152.0.12}}
+                """);
+        Run r = run("render", "--spec", spec.toString(), "--node", "pod1", "--root", root.toString(), "--out", dir.resolve("out").toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(Files.readString(dir.resolve("out/etc/nccl.conf"))).contains("\nNCCL_IB_GID_INDEX=7\n");
+    }
+
+    @Test
+    void usageErrorsExitTwoWithOneLine(@TempDir Path dir) {
+        Run unknown = run("render", "--spec", "examples/s1-homelab-v100-roce.yaml", "--node", "gpuserver9", "--out", dir.toString());
+        assertThat(unknown.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(unknown.err()).contains("node gpuserver9 is not in the spec").contains("gpuserver1, gpuserver2");
+        Run rootWithoutNode = run("render", "--spec", "examples/s1-homelab-v100-roce.yaml", "--root", dir.toString(), "--out", dir.toString());
+        assertThat(rootWithoutNode.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run("render", "--spec", dir.resolve("none.yaml").toString(), "--out", dir.toString()).code()).isEqualTo(ExitCodes.USAGE);
+    }
+}

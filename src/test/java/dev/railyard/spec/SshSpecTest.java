@@ -43,6 +43,15 @@ class SshSpecTest {
         assertThat(spec.sshFor(spec.nodes().getFirst())).isEqualTo(SshOptions.none());
     }
 
+    @Test
+    void sshUserForRenderedConfigIsTheLoginUserWhenNoSshUserIsSet() {
+        ClusterSpec spec = new SpecReader().read("cluster.yaml",
+                "cluster: lab\nssh_user: geo\nnodes:\n  - {name: n1, address: n1}\n"
+                        + "  - {name: n2, address: n2, ssh: {user: root}}\n");
+        assertThat(spec.sshFor(spec.node("n1").orElseThrow()).user()).contains("geo");
+        assertThat(spec.sshFor(spec.node("n2").orElseThrow()).user()).contains("root");
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "port: 2222|port: 70000|cluster.yaml:2: ssh.port: 70000 is out of range 1..65535",

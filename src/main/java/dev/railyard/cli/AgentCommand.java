@@ -21,7 +21,6 @@ import dev.railyard.nativelib.FfmNvml;
 import dev.railyard.platform.Clock;
 import dev.railyard.platform.CommandRunner;
 import dev.railyard.platform.HostRoot;
-import dev.railyard.spec.SpecReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -68,8 +67,8 @@ public final class AgentCommand implements Callable<Integer> {
     @Mixin
     RootOption root;
 
-    @Option(names = "--spec", paramLabel = "FILE", description = "Cluster spec: ports and netdevs it binds must be up.")
-    Path specFile;
+    @Mixin
+    SpecOption specOption;
 
     @Option(names = "--node", paramLabel = "NAME", description = "This node's name in the spec and in Slurm (default: hostname).")
     String node;
@@ -115,9 +114,8 @@ public final class AgentCommand implements Callable<Integer> {
     @Option(names = "--once", description = "Sample once, print the health and exit (1 when unhealthy): for scripts and cron.")
     boolean once;
 
-    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json",
-            description = "Output of --once (default: ${DEFAULT-VALUE}).")
-    String format;
+    @Mixin
+    FormatOption format;
 
     @Spec
     CommandSpec spec;
@@ -126,7 +124,7 @@ public final class AgentCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (interval.isZero()) throw new RailyardException.Usage("--interval must be more than 0", "for example --interval 1s");
         HostRoot host = root.hostRoot();
-        Optional<ClusterSpec> cluster = specFile == null ? Optional.empty() : Optional.of(new SpecReader().read(specFile));
+        Optional<ClusterSpec> cluster = specOption.load();
         String name = node != null ? node : host.read("proc/sys/kernel/hostname").orElse("localhost");
         Optional<String> token = AgentToken.read(tokenFile);
         Clock clock = Clock.system();
@@ -159,7 +157,7 @@ public final class AgentCommand implements Callable<Integer> {
     private int once(Agent agent) {
         var s = agent.tick();
         PrintWriter out = spec.commandLine().getOut();
-        if (format.equals("json")) out.println(AgentJson.health(s));
+        if (format.json()) out.println(AgentJson.health(s));
         else {
             out.println(s.node() + ": " + s.health());
             s.components().stream().filter(c -> c.state() != dev.railyard.agent.HealthState.HEALTHY)

@@ -4,15 +4,13 @@ import dev.railyard.agent.ClusterStatus;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.RailyardException;
 import dev.railyard.report.Json;
-import dev.railyard.spec.SpecReader;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 
@@ -29,8 +27,8 @@ import java.util.concurrent.Callable;
                 "", "Exit codes: 0 no node unhealthy or unreachable, 1 at least one, 2 usage or spec error."})
 public final class StatusCommand implements Callable<Integer> {
 
-    @Option(names = "--spec", paramLabel = "FILE", required = true, description = "The cluster spec naming the nodes.")
-    Path specFile;
+    @Mixin
+    SpecOption specOption;
 
     @Option(names = "--port", paramLabel = "PORT", defaultValue = "" + AgentCommand.DEFAULT_PORT,
             description = "The agents' HTTP port (default: ${DEFAULT-VALUE}).")
@@ -40,21 +38,19 @@ public final class StatusCommand implements Callable<Integer> {
             description = "How long to wait for each agent (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
-    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json", description = "Output format (default: ${DEFAULT-VALUE}).")
-    String format;
+    @Mixin
+    FormatOption format;
 
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws InterruptedException {
-        if (!Files.isRegularFile(specFile)) {
-            throw new RailyardException.Usage("--spec " + specFile + " is not a file", "write one with: railyard init > cluster.yaml");
-        }
-        ClusterSpec cluster = new SpecReader().read(specFile);
+        ClusterSpec cluster = specOption.load().orElseThrow(() -> new RailyardException.Usage(
+                "status needs the cluster spec naming the nodes", "railyard status --spec cluster.yaml"));
         ClusterStatus.Report report = ClusterStatus.poll(cluster, port, timeout);
         PrintWriter out = spec.commandLine().getOut();
-        if (format.equals("json")) {
+        if (format.json()) {
             out.println(Json.write(report));
         } else {
             out.printf("%-16s %-10s %-9s %-9s %s%n", "NODE", "HEALTH", "GPUS", "PORTS", "WORST");

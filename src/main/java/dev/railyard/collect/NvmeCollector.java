@@ -40,7 +40,8 @@ public final class NvmeCollector implements Collector<List<NvmeDevice>> {
         int namespaces = 0;
         for (String child : root.list(dir)) {
             if (!child.startsWith(name) || !child.matches("nvme[0-9]+(c[0-9]+)?n[0-9]+")) continue;
-            Reading<Long> sectors = root.readLong(dir + "/" + child + "/size");
+            // sectors of 512 bytes: the bound keeps the byte count below Long.MAX_VALUE, so no sum overflows into a lie
+            Reading<Long> sectors = root.readLong(dir + "/" + child + "/size", 0, Long.MAX_VALUE / SECTOR / 1024);
             if (sectors instanceof Reading.Failed<Long> f) return f;
             if (sectors instanceof Reading.Present<Long>(Long s)) {
                 total += s * SECTOR;

@@ -33,8 +33,16 @@ final class BoundedRead {
         } catch (IOException e) {
             return Reading.failed(name, RootConfinement.message(e));
         }
-        if (attrs.isDirectory()) return Reading.failed(name, "a directory, not an attribute file");
-        if (!attrs.isRegularFile()) return Reading.failed(name, "not a regular file (a FIFO, socket or device): not read");
+        if (attrs.isDirectory()) return Reading.failed(name, NOT_A_FILE);
+        if (!attrs.isRegularFile()) return Reading.failed(name, NOT_REGULAR);
+        return regularFile(p, name, maxBytes);
+    }
+
+    static final String NOT_A_FILE = "a directory, not an attribute file";
+    static final String NOT_REGULAR = "not a regular file (a FIFO, socket or device): not read";
+
+    /** {@code p} is known to be a regular file (lstat'ed while resolving it inside the root). */
+    static Reading<String> regularFile(Path p, String name, int maxBytes) {
         byte[] bytes;
         // Stream to EOF: sysfs/procfs report sizes (4096, 0, or on some kernels a wrong small one) that
         // Files.readString would trust and cut the value short.

@@ -1,13 +1,11 @@
 package dev.railyard.platform;
 
 import dev.railyard.model.Reading;
-
 import dev.railyard.model.ValueText;
 import dev.railyard.platform.RootConfinement.Resolved;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotLinkException;
 import java.nio.file.Path;
@@ -49,7 +47,7 @@ public final class HostRoot {
 
     /** Read like any attribute, so a FIFO or a link out of the root here cannot hang or leak either. */
     private Map<String, String> loadUnreadable() {
-        if (!(confinement.resolve(UNREADABLE_LIST) instanceof Resolved.Inside(Path real))) return Map.of();
+        if (!(confinement.resolve(UNREADABLE_LIST) instanceof Resolved.Inside(Path real, RootConfinement.Type t))) return Map.of();
         if (!(BoundedRead.text(real, UNREADABLE_LIST, ATTRIBUTE_MAX_BYTES) instanceof Reading.Present<String>(String text))) {
             return Map.of();
         }
@@ -105,8 +103,8 @@ public final class HostRoot {
     public boolean isDirectory(String relative) {
         log.file(relative);
         if (live) return Files.isDirectory(resolve(relative));
-        return confinement.resolve(strip(relative)) instanceof Resolved.Inside(Path real)
-                && Files.isDirectory(real, LinkOption.NOFOLLOW_LINKS);
+        return confinement.resolve(strip(relative)) instanceof Resolved.Inside(Path real, RootConfinement.Type t)
+                && t == RootConfinement.Type.DIRECTORY;
     }
 
     /**
@@ -126,22 +124,19 @@ public final class HostRoot {
         log.file(relative);
         String key = strip(relative);
         if (!unreadable.isEmpty() && unreadable.containsKey(key)) return Reading.failed(key, unreadable.get(key));
-        Path p;
-        if (live) {
-            p = resolve(key);
-        } else {
-            switch (confinement.resolve(key)) {
-                case Resolved.Inside(Path real) -> p = real;
-                case Resolved.Missing m -> {
-                    Reading<String> unreadableLive = unreadableAtRealPath(resolve(key));
-                    return unreadableLive != null ? unreadableLive : Reading.absent("no " + key);
-                }
-                case Resolved.Refused(String link, String why) -> {
-                    return Reading.failed(link, why);
-                }
+        if (live) return BoundedRead.text(resolve(key), key, maxBytes);
+        return switch (confinement.resolve(key)) {
+            case Resolved.Inside(Path real, RootConfinement.Type type) -> switch (type) {
+                case FILE -> BoundedRead.regularFile(real, key, maxBytes);
+                case DIRECTORY -> Reading.failed(key, BoundedRead.NOT_A_FILE);
+                case OTHER -> Reading.failed(key, BoundedRead.NOT_REGULAR);
+            };
+            case Resolved.Missing m -> {
+                Reading<String> unreadableLive = unreadableAtRealPath(key);
+                yield unreadableLive != null ? unreadableLive : Reading.absent("no " + key);
             }
-        }
-        return BoundedRead.text(p, key, maxBytes);
+            case Resolved.Refused(String link, String why) -> Reading.failed(link, why);
+        };
     }
 
     private static String strip(String relative) {
@@ -149,17 +144,13 @@ public final class HostRoot {
     }
 
     /** The capture lists unreadable files by their real path (sys/devices/...), readers ask through sys/class/... */
-    private Reading<String> unreadableAtRealPath(Path p) {
-        if (unreadable.isEmpty() || p.getParent() == null) return null;
-        try {
-            Path parent = p.getParent().toRealPath();
-            if (!parent.startsWith(confinement.realRoot())) return null;
-            String real = confinement.realRoot().relativize(parent.resolve(p.getFileName())).toString();
-            String cause = unreadable.get(real);
-            return cause == null ? null : Reading.failed(real, cause);
-        } catch (IOException e) {
-            return null;
-        }
+    private Reading<String> unreadableAtRealPath(String key) {
+        int slash = key.lastIndexOf('/');
+        if (unreadable.isEmpty() || slash < 0) return null;
+        if (!(confinement.resolve(key.substring(0, slash)) instanceof Resolved.Inside(Path parent, RootConfinement.Type t))) return null;
+        String real = confinement.realRoot().relativize(parent.resolve(key.substring(slash + 1))).toString();
+        String cause = unreadable.get(real);
+        return cause == null ? null : Reading.failed(real, cause);
     }
 
     /** Every line of a file, or absent/failed as {@link #read}. */
@@ -220,7 +211,7 @@ public final class HostRoot {
             p = resolve(key);
         } else {
             switch (confinement.resolve(key)) {
-                case Resolved.Inside(Path real) -> p = real;
+                case Resolved.Inside(Path real, RootConfinement.Type t) -> p = real;
                 case Resolved.Missing m -> {
                     return Reading.absent("no " + key);
                 }
@@ -249,7 +240,7 @@ public final class HostRoot {
             int slash = key.lastIndexOf('/');
             if (slash > 0) {
                 switch (confinement.resolve(key.substring(0, slash))) {
-                    case Resolved.Inside(Path real) -> p = real.resolve(key.substring(slash + 1));
+                    case Resolved.Inside(Path real, RootConfinement.Type t) -> p = real.resolve(key.substring(slash + 1));
                     case Resolved.Missing m -> {
                         return Reading.absent("no " + key);
                     }
@@ -292,7 +283,7 @@ public final class HostRoot {
             }
         }
         return switch (confinement.resolve(key)) {
-            case Resolved.Inside(Path real) -> Reading.of(confinement.realRoot().relativize(real).toString());
+            case Resolved.Inside(Path real, RootConfinement.Type t) -> Reading.of(confinement.realRoot().relativize(real).toString());
             case Resolved.Missing m -> Reading.absent("no " + key);
             case Resolved.Refused(String link, String why) -> Reading.failed(link, why);
         };

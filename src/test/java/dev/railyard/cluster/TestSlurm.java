@@ -64,8 +64,14 @@ final class TestSlurm implements AutoCloseable {
         if (!r.ok()) throw new IllegalStateException("testslurm.sh " + verb + " failed: " + r.stderr() + r.stdout());
     }
 
+    /** Stops the cluster and removes the bundles sbcast left in /tmp (both slurmd share this machine's /tmp). */
     @Override
     public void close() {
         script("down");
+        try (var copies = Files.newDirectoryStream(Path.of("/tmp"), "railyard-bundle-*.tar.gz")) {
+            for (Path p : copies) Files.deleteIfExists(p);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }

@@ -130,6 +130,13 @@ phase_ncclsmoke() {
   done >"$logs/nccl-smoke.txt"
 }
 
+# railyard validate with no spec: this machine as a one-node cluster; NCCL runs one rank per GPU through the local
+# launcher (the launcher's rank code path), bench gpu per node; the report directory lands in the logs
+phase_validate() {
+  (cd "$logs" && ryb validate --no-history --out "$logs/validate-report" >"$logs/validate.txt" 2>"$logs/validate.err";
+   echo "exit $?" >>"$logs/validate.txt")
+}
+
 # The health agent on the real GPUs: /metrics (text and OpenMetrics), /api/health, then its footprint over 60 s of
 # 1 s sampling (CPU ticks and RSS from /proc), checked with promtool when .device/promtool travelled along.
 phase_agent() {

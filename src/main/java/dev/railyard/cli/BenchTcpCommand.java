@@ -163,6 +163,11 @@ public final class BenchTcpCommand implements Runnable {
                 description = "Latency: pass at this one-way average in µs or less (default: the spec's expect.tcp_latency_us).")
         Double expectLatencyUs;
 
+        @Option(names = "--connect-timeout", defaultValue = "0s", paramLabel = "TIME",
+                description = "Keep trying to connect this long while the server is not listening yet, e.g. 10s "
+                        + "(default: ${DEFAULT-VALUE}, one try). validate uses it to start a pair right after its server.")
+        String connectTimeout;
+
         @Spec
         CommandSpec spec;
 
@@ -188,13 +193,9 @@ public final class BenchTcpCommand implements Runnable {
                 }
             }, "bench-tcp-interrupt");
             Runtime.getRuntime().addShutdownHook(hook);
+            long connectBy = System.nanoTime() + parseDuration("--connect-timeout", connectTimeout).toNanos();
             try {
-                TcpResult result = switch (mode) {
-                    case BANDWIDTH -> new BandwidthClient(settings, signal,
-                            iv -> { if (text) progress(err, TcpResultText.progress(iv)); }).run();
-                    case LATENCY -> new LatencyClient(settings, signal,
-                            iv -> { if (text) progress(err, TcpResultText.progress(iv)); }).run();
-                };
+                TcpResult result = runConnecting(settings, signal, err, text, connectBy);
                 List<Finding> findings = TcpBenchVerdict.judge(server + ":" + port, result, floor, ceiling);
                 if (text) {
                     out.print(TcpResultText.render(result));
@@ -218,6 +219,27 @@ public final class BenchTcpCommand implements Runnable {
                     Runtime.getRuntime().removeShutdownHook(hook);
                 } catch (IllegalStateException shuttingDown) {
                     // the hook is running: it is waiting for exactly this print
+                }
+            }
+        }
+
+        /**
+         * Runs the client; while the server refuses connections (not listening yet) and the connect deadline is not
+         * reached, polls again every 50 ms. Nothing was measured by a refused run, so nothing is lost.
+         */
+        private TcpResult runConnecting(ClientSettings settings, StopSignal signal, PrintWriter err, boolean text,
+                                        long connectBy) throws IOException {
+            while (true) {
+                try {
+                    return switch (mode) {
+                        case BANDWIDTH -> new BandwidthClient(settings, signal,
+                                iv -> { if (text) progress(err, TcpResultText.progress(iv)); }).run();
+                        case LATENCY -> new LatencyClient(settings, signal,
+                                iv -> { if (text) progress(err, TcpResultText.progress(iv)); }).run();
+                    };
+                } catch (ConnectException e) {
+                    if (System.nanoTime() >= connectBy || signal.stopped()) throw e;
+                    java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
                 }
             }
         }

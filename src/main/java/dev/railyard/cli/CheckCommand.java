@@ -3,6 +3,7 @@ package dev.railyard.cli;
 import dev.railyard.check.CheckInput;
 import dev.railyard.check.CheckRunner;
 import dev.railyard.check.SpecLoader;
+import dev.railyard.spec.SpecHandoff;
 import dev.railyard.spec.SpecReader;
 import dev.railyard.collect.GpuCollector;
 import dev.railyard.collect.InventoryCollector;
@@ -51,6 +52,11 @@ public final class CheckCommand implements Callable<Integer> {
     @Mixin
     SpecOption specOption = new SpecOption();
 
+    @Option(names = "--spec-base64", paramLabel = "DATA",
+            description = "The spec's text gzipped and base64url-encoded, instead of --spec FILE: how validate hands "
+                    + "each node its spec without copying a file.")
+    String specBase64;
+
     @Option(names = "--node", paramLabel = "NAME",
             description = "This node's name in the spec (default: the node's hostname).")
     String node;
@@ -93,9 +99,13 @@ public final class CheckCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Optional<ClusterSpec> cluster = specOption.load(specLoader);
+        if (cluster.isEmpty() && specBase64 != null) {
+            cluster = Optional.of(new SpecReader().read("the spec from validate", SpecHandoff.decode(specBase64)));
+        }
+        Optional<ClusterSpec> judged = cluster;
         java.util.concurrent.Callable<Integer> run = () -> report(
                 new InventoryCollector(GpuCollector.forRoot(root.hostRoot()), Clock.system()).collect(root.hostRoot()),
-                cluster);
+                judged);
         if (!slurmHealthcheck) return run.call();
         return SlurmHealthcheckRun.within(run, healthcheckTimeout, this::healthcheck, spec.commandLine().getOut());
     }

@@ -30,6 +30,7 @@ public final class Main {
         m.put("plan", PlanCommand::new);
         m.put("agent", AgentCommand::new);
         m.put("status", StatusCommand::new);
+        m.put("validate", ValidateCommand::new);
         m.put("bundle", BundleCommand::new);
         return Collections.unmodifiableMap(m);
     }

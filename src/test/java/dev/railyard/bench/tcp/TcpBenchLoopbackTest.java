@@ -67,15 +67,33 @@ class TcpBenchLoopbackTest {
         assertThat(r.stop().kind()).isEqualTo(StopReason.Kind.DURATION);
         assertThat(r.streams()).isEqualTo(3);
         assertThat(r.sentBytes()).isPositive();
-        // 450 ms at 100 ms intervals: four full intervals and the 50 ms tail
-        assertThat(r.intervals()).hasSize(5).isEqualTo(seen);
+        // 450 ms at 100 ms intervals: four full intervals and the 50 ms tail on an idle machine; under load an interval
+        // stretches, so judge what does not depend on timing: the intervals tile the run from 0 without gaps
+        assertThat(r.intervals()).isNotEmpty().hasSizeLessThanOrEqualTo(5).isEqualTo(seen);
+        assertThat(r.intervals().getFirst().startSeconds()).isZero();
+        for (int i = 1; i < r.intervals().size(); i++) {
+            assertThat(r.intervals().get(i).startSeconds()).isEqualTo(r.intervals().get(i - 1).endSeconds());
+        }
+        assertThat(r.intervals().getLast().endSeconds()).isGreaterThanOrEqualTo(0.45);
         assertThat(r.intervals()).allSatisfy(iv -> assertThat(iv.endSeconds()).isGreaterThan(iv.startSeconds()));
         assertThat(r.intervals().stream().mapToLong(BandwidthInterval::bytes).sum()).isEqualTo(r.sentBytes());
         assertThat(r.receiver()).isInstanceOf(Reading.Present.class);
         ReceiverReport rx = ((Reading.Present<ReceiverReport>) r.receiver()).value();
         assertThat(rx.bytes()).isEqualTo(r.sentBytes());
         assertThat(rx.gbitsPerSecond()).isPositive();
-        assertThat(serverLog).filteredOn(l -> l.startsWith("bandwidth stream")).hasSize(3);
+        // the server logs each stream after the client has its report: wait for the lines, bounded, not a fixed sleep
+        assertThat(awaitServerLines("bandwidth stream", 3)).hasSize(3);
+    }
+
+    private List<String> awaitServerLines(String prefix, int count) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        List<String> lines = List.of();
+        while (System.nanoTime() < deadline) {
+            lines = serverLog.stream().filter(l -> l.startsWith(prefix)).toList();
+            if (lines.size() >= count) return lines;
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+        }
+        return lines;
     }
 
     @Test

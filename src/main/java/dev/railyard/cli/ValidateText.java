@@ -1,0 +1,79 @@
+package dev.railyard.cli;
+
+import dev.railyard.model.Culprit;
+import dev.railyard.model.Finding;
+import dev.railyard.model.NodeOutcome;
+import dev.railyard.model.NodeStatus;
+import dev.railyard.model.Severity;
+import dev.railyard.model.ValidationReport;
+import dev.railyard.report.FindingsText;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * validate's summary for people: nodes and how far each got, the culprits with evidence and fix, every finding that
+ * is not a PASS (PASSes are counted; the report files hold them all), and the verdict. UNKNOWN is spelled out: it
+ * exits 0 but is not a pass.
+ */
+final class ValidateText {
+
+    private ValidateText() {
+    }
+
+    static String render(ValidationReport r) {
+        StringBuilder out = new StringBuilder();
+        out.append("Validation of ").append(r.cluster()).append(" (run ").append(r.runId()).append(", ")
+                .append(r.launcher()).append(" launcher").append(r.complete() ? "" : ", INTERRUPTED").append(")\n\n");
+        out.append("Nodes\n");
+        int w = Math.max(4, r.nodes().stream().mapToInt(n -> n.node().length()).max().orElse(4));
+        for (NodeOutcome n : r.nodes()) {
+            long fails = n.findings().stream().filter(f -> f.severity() == Severity.FAIL).count();
+            out.append(String.format(Locale.ROOT, "  %-" + w + "s  %-11s  %s%n", n.node(), n.status(),
+                    n.status() == NodeStatus.COMPLETED ? n.findings().size() + " findings, " + fails + " FAIL" : n.detail()));
+        }
+        if (!r.pairs().isEmpty()) {
+            long retests = r.pairs().stream().filter(p -> p.attempt() > 1).count();
+            out.append("\nPairs: ").append(r.pairs().size()).append(" tests in ").append(r.rounds()).append(" rounds")
+                    .append(retests > 0 ? ", " + retests + " retests" : "").append('\n');
+        }
+        if (!r.culprits().isEmpty()) {
+            out.append("\nCulprits\n");
+            for (Culprit c : r.culprits()) {
+                out.append("  ").append(c.severity()).append("  ").append(c.subject()).append('\n')
+                        .append("      evidence: ").append(c.evidence()).append('\n')
+                        .append("      fix: ").append(c.remediation()).append('\n');
+            }
+        }
+        List<Finding> all = r.allFindings();
+        List<Finding> notPass = all.stream().filter(f -> f.severity() != Severity.PASS).toList();
+        out.append('\n').append(notPass.isEmpty() ? "No findings but PASS.\n"
+                : FindingsText.render(r.cluster() + " (all but the " + (all.size() - notPass.size()) + " PASS)", notPass));
+        out.append('\n').append(verdict(r)).append('\n');
+        return out.toString();
+    }
+
+    static String verdict(ValidationReport r) {
+        Severity s = r.severity();
+        String took = r.finishedAt().map(f -> " in " + seconds(Duration.between(r.startedAt(), f))).orElse("");
+        return switch (s) {
+            case FAIL -> "VERDICT: FAIL" + took + " (exit 1): fix the FAIL findings above, worst first.";
+            case UNKNOWN -> "VERDICT: UNKNOWN" + took + " (exit 0, but NOT a pass): "
+                    + (r.complete() ? "" : "the run was interrupted; ")
+                    + "some things could not be judged; read the UNKNOWN findings above for why.";
+            case WARN -> "VERDICT: WARN" + took + " (exit 0): no FAIL, but read the warnings." + skipped(r);
+            case PASS, INFO -> "VERDICT: PASS" + took + " (exit 0)." + skipped(r);
+        };
+    }
+
+    /** Benchmarks that could not run here (no GPU) are not proven, and the verdict says so. */
+    private static String skipped(ValidationReport r) {
+        long n = r.allFindings().stream().filter(f -> f.severity() == Severity.INFO && f.observed().contains("skipped")).count();
+        return n == 0 ? "" : " " + n + " benchmark" + (n == 1 ? " was" : "s were") + " skipped (see INFO): not proven by this run.";
+    }
+
+    private static String seconds(Duration d) {
+        return String.format(Locale.ROOT, "%.1f s", d.toMillis() / 1000.0);
+    }
+}

@@ -1,0 +1,238 @@
+package dev.railyard.cluster;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.railyard.check.NcclSweepVerdict;
+import dev.railyard.model.ClusterSpec;
+import dev.railyard.model.Finding;
+import dev.railyard.model.Reading;
+import dev.railyard.model.Severity;
+import dev.railyard.model.SizeCurve;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The benchmarks beyond pairs: a loopback TCP sanity test on a one-node cluster, GPU copy bandwidth per node with
+ * GPUs, NCCL all_reduce across every GPU of the cluster, and (with --full) storage per node. Nodes without an NVIDIA
+ * GPU or driver get INFO/UNKNOWN findings saying so, never a PASS and never a crash.
+ */
+final class BenchStage {
+
+    static final String LOOPBACK = "bench.tcp.loopback";
+    static final String GPU = "bench.gpu";
+    static final int RENDEZVOUS_PORT = 29500;
+
+    private final Launcher launcher;
+    private final ClusterSpec spec;
+    private final ValidateSettings settings;
+    private final StepSlots slots;
+    private final Progress progress;
+
+    BenchStage(Launcher launcher, ClusterSpec spec, ValidateSettings settings, StepSlots slots, Progress progress) {
+        this.launcher = launcher;
+        this.spec = spec;
+        this.settings = settings;
+        this.slots = slots;
+        this.progress = progress;
+    }
+
+    /** What the stage adds to the report; filled as it goes so an interrupted run keeps what was measured. */
+    record Output(List<Finding> findings, List<SizeCurve> curves) {
+        Output() {
+            this(java.util.Collections.synchronizedList(new ArrayList<>()), java.util.Collections.synchronizedList(new ArrayList<>()));
+        }
+    }
+
+    static int steps(List<NodeStage.NodeResult> nodes, boolean full) {
+        long done = nodes.stream().filter(NodeStage.NodeResult::completed).count();
+        int gpuNodes = (int) nodes.stream().filter(n -> n.completed() && n.gpuCount() > 0).count();
+        return (done == 1 ? 1 : 0) + gpuNodes + (gpuNodes > 0 ? 1 : 0) + (full ? (int) done : 0);
+    }
+
+    void run(List<NodeStage.NodeResult> nodes, Output out) throws InterruptedException {
+        List<NodeStage.NodeResult> done = nodes.stream().filter(NodeStage.NodeResult::completed).toList();
+        if (done.size() == 1) loopback(node(done.getFirst()), out);
+        for (NodeStage.NodeResult n : done) {
+            if (n.gpuCount() > 0) {
+                progress.phase("bench gpu on " + n.outcome().node());
+                List<String> args = settings.full() ? List.of("bench", "gpu", "--format", "json")
+                        : List.of("bench", "gpu", "--format", "json", "--size", "64M", "--iters", "5");
+                StepResult r = step(node(n), args);
+                progress.stepDone(n.outcome().node() + ": bench gpu");
+                out.findings().addAll(stepFindings(n.outcome().node(), "bench gpu", GPU, r));
+            } else {
+                out.findings().add(noGpu(n, GPU, "GPU copy benchmark"));
+            }
+        }
+        nccl(done, out);
+        if (settings.full()) {
+            for (NodeStage.NodeResult n : done) {
+                progress.phase("bench storage on " + n.outcome().node());
+                StepResult r = step(node(n), List.of("bench", "storage", "--format", "json"));
+                progress.stepDone(n.outcome().node() + ": bench storage");
+                out.findings().addAll(stepFindings(n.outcome().node(), "bench storage", "bench.storage.seq", r));
+            }
+        }
+    }
+
+    private void loopback(ClusterSpec.Node node, Output out) throws InterruptedException {
+        progress.phase("loopback TCP on " + node.name());
+        int port = freePort();
+        List<String> server = List.of("bench", "tcp", "server", "--once", "--bind", "127.0.0.1", "--port", String.valueOf(port));
+        List<String> client = List.of("bench", "tcp", "client", "127.0.0.1", "--port", String.valueOf(port), "--format", "json",
+                "--duration", "1s", "--connect-timeout", PairRunner.SERVER_START.toSeconds() + "s");
+        StepResult c;
+        StepResult s;
+        try (StepSlots.Held h = slots.acquire(2); RemoteProcess srv = launcher.start(node, server, settings.stepTimeout())) {
+            c = launcher.run(node, client, settings.stepTimeout());
+            s = srv.await(Duration.ofSeconds(5));
+        }
+        progress.stepDone(node.name() + ": loopback TCP");
+        var test = new dev.railyard.model.PairTest("loopback", node.name() + "-client", node.name(), "127.0.0.1",
+                dev.railyard.model.PairKind.TCP_BANDWIDTH);
+        String subject = node.name() + " 127.0.0.1";
+        switch (PairRunner.outcome(test, c, s)) {
+            case dev.railyard.model.PairOutcome.Measured(double gbps) -> out.findings().add(Finding.pass(LOOPBACK, subject,
+                    String.format(Locale.ROOT, "%.1f Gb/s in 1 s over loopback", gbps),
+                    "a working TCP benchmark path (this proves railyard and the host stack, not a fabric)"));
+            case dev.railyard.model.PairOutcome.Failed(String why) -> out.findings().add(Finding.of(LOOPBACK, Severity.WARN,
+                    subject, "no result: " + why, "a TCP benchmark over loopback",
+                    "run 'railyard bench tcp server' and 'railyard bench tcp client 127.0.0.1' by hand to see the error"));
+        }
+    }
+
+    private void nccl(List<NodeStage.NodeResult> done, Output out) throws InterruptedException {
+        List<NodeStage.NodeResult> withGpus = done.stream().filter(n -> n.gpuCount() > 0).toList();
+        if (withGpus.isEmpty()) {
+            NodeStage.NodeResult any = done.isEmpty() ? null : done.getFirst();
+            out.findings().add(any == null ? Finding.of("bench.nccl.busbw", Severity.UNKNOWN, spec.cluster(),
+                    "no node completed its checks", "all_reduce across all GPUs", "")
+                    : noGpu(any, "bench.nccl.busbw", "NCCL all_reduce"));
+            return;
+        }
+        String maxBytes = settings.full() ? "1G" : "128M";
+        int ranks = withGpus.stream().mapToInt(NodeStage.NodeResult::gpuCount).sum();
+        String subject = "all_reduce over " + ranks + " GPUs on " + withGpus.size() + " node" + (withGpus.size() == 1 ? "" : "s");
+        progress.phase("NCCL " + subject);
+        StepResult rank0;
+        if (ranks == 1) {
+            NodeStage.NodeResult n = withGpus.getFirst();
+            rank0 = step(node(n), List.of("bench", "nccl", "all_reduce", "-b", "8", "-e", maxBytes, "-g",
+                    String.valueOf(n.gpuCount()), "--format", "json"));
+        } else {
+            if (ranks > slots.max()) {
+                progress.stepDone("NCCL skipped");
+                out.findings().add(Finding.of("bench.nccl.busbw", Severity.UNKNOWN, subject, "needs " + ranks
+                        + " ranks at once, --max-parallel is " + slots.max(), "all_reduce across all GPUs",
+                        "run again with --max-parallel " + ranks));
+                return;
+            }
+            rank0 = ranks(withGpus, ranks, maxBytes);
+        }
+        progress.stepDone("NCCL all_reduce");
+        if (!rank0.completed()) {
+            out.findings().add(Finding.of("bench.nccl.busbw", Severity.FAIL, subject, "no result: " + describe(rank0),
+                    "all_reduce across all GPUs", "run the same 'railyard bench nccl' by hand with NCCL_DEBUG=INFO"));
+            return;
+        }
+        Reading<JsonNode> json = StepJson.parse(rank0.stdout());
+        if (!(json instanceof Reading.Present<JsonNode>(JsonNode r))) {
+            out.findings().add(Finding.of("bench.nccl.busbw", Severity.UNKNOWN, subject, json.describe(), "NCCL's table", ""));
+            return;
+        }
+        List<SizeCurve.Point> points = new ArrayList<>();
+        long wrong = 0;
+        for (JsonNode size : r.path("sizes")) {
+            JsonNode t = size.path("outOfPlace");
+            points.add(new SizeCurve.Point(size.path("bytes").asLong(), t.path("busbwGBps").asDouble()));
+            wrong += Math.max(0, t.path("wrong").asLong()) + Math.max(0, size.path("inPlace").path("wrong").asLong());
+        }
+        out.curves().add(new SizeCurve("NCCL all_reduce busbw", subject, "GB/s", points));
+        SizeCurve.Point last = points.isEmpty() ? new SizeCurve.Point(0, 0) : points.getLast();
+        out.findings().addAll(NcclSweepVerdict.judge(subject, r.path("nranks").asInt(ranks), last.bytes(), last.value(), wrong,
+                r.path("complete").asBoolean(false) && !points.isEmpty(), spec.expect().ncclBusbwGBps()));
+    }
+
+    /**
+     * One rank per GPU on every node (one node with several GPUs too: one process per GPU, like mpirun -np N),
+     * started through the launcher, meeting at the first node's rendezvous.
+     */
+    private StepResult ranks(List<NodeStage.NodeResult> withGpus, int ranks, String maxBytes) throws InterruptedException {
+        ClusterSpec.Node first = node(withGpus.getFirst());
+        String rendezvous = first.address() + ":" + RENDEZVOUS_PORT;
+        List<RemoteProcess> started = new ArrayList<>();
+        try (StepSlots.Held h = slots.acquire(ranks)) {
+            int rank = 0;
+            for (NodeStage.NodeResult n : withGpus) {
+                for (int d = 0; d < n.gpuCount(); d++, rank++) {
+                    started.add(launcher.start(node(n), List.of("bench", "nccl", "all_reduce", "-b", "8", "-e", maxBytes,
+                            "--rank", String.valueOf(rank), "--nranks", String.valueOf(ranks), "--device", String.valueOf(d),
+                            "--rendezvous", rendezvous, "--format", "json"), settings.stepTimeout()));
+                }
+            }
+            StepResult zero = started.getFirst().await(settings.stepTimeout());
+            for (RemoteProcess p : started.subList(1, started.size())) p.await(Duration.ofSeconds(30));
+            return zero;
+        } finally {
+            started.forEach(RemoteProcess::close);
+        }
+    }
+
+    private Finding noGpu(NodeStage.NodeResult n, String id, String what) {
+        JsonNode inv = n.inventory().orElseThrow();
+        long onPci = 0;
+        for (JsonNode d : inv.path("pciDevices")) if (d.path("nvidiaGpu").asBoolean(false)) onPci++;
+        Reading<JsonNode> nvml = StepJson.reading(inv.path("gpu").path("nvml"), x -> x, "no NVML reading");
+        String why = nvml instanceof Reading.Present<JsonNode> ? "NVML reports no GPU" : nvml.describe();
+        if (onPci > 0) {
+            return Finding.of(id, Severity.UNKNOWN, n.outcome().node(), onPci + " NVIDIA GPU(s) on PCI but " + why
+                    + ": " + what + " skipped", "the NVIDIA driver loaded", "install the NVIDIA driver (nvidia-smi must work), then run validate again");
+        }
+        return Finding.of(id, Severity.INFO, n.outcome().node(), "no NVIDIA driver/GPU: " + what + " skipped (" + why + ")",
+                "GPUs to benchmark", "");
+    }
+
+    /** The findings a bench step printed in its JSON, with the node in their subject. */
+    private List<Finding> stepFindings(String node, String step, String id, StepResult r) {
+        if (!r.completed()) {
+            return List.of(Finding.of(id, r.status() == StepStatus.EXITED && r.exitCode() == 3 ? Severity.UNKNOWN : Severity.FAIL,
+                    node, step + ": " + describe(r), step + " to complete", "run 'railyard " + step + "' on " + node + " to see why"));
+        }
+        List<Finding> out = new ArrayList<>();
+        StepJson.parse(r.stdout()).optional().map(StepJson::findings).orElse(List.of()).forEach(f -> out.add(Finding.of(
+                f.id(), f.severity(), node + " " + f.subject(), f.observed(), f.expected(), f.remediation())));
+        if (out.isEmpty()) out.add(Finding.of(id, Severity.UNKNOWN, node, step + " gave no findings", "a verdict", ""));
+        return out;
+    }
+
+    private static String describe(StepResult r) {
+        String said = r.stderr().lines().map(String::strip).filter(l -> !l.isEmpty()).reduce((a, b) -> b).orElse("");
+        return (r.status() == StepStatus.EXITED ? "exited " + r.exitCode() : r.status().name().toLowerCase(Locale.ROOT) + ": " + r.detail())
+                + (said.isEmpty() ? "" : " (" + said + ")");
+    }
+
+    private StepResult step(ClusterSpec.Node node, List<String> args) throws InterruptedException {
+        try (StepSlots.Held h = slots.acquire(1)) {
+            return launcher.run(node, args, settings.stepTimeout());
+        }
+    }
+
+    private ClusterSpec.Node node(NodeStage.NodeResult n) {
+        return spec.node(n.outcome().node()).orElseThrow();
+    }
+
+    /** A loopback port nobody uses now; on a remote node the fixed pair port is used instead. */
+    private int freePort() {
+        if (!launcher.name().equals("local")) return PairStage.BASE_PORT;
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            return PairStage.BASE_PORT;
+        }
+    }
+}

@@ -1,0 +1,183 @@
+package dev.railyard.cluster;
+
+import dev.railyard.check.ClusterCheck;
+import dev.railyard.check.ClusterInput;
+import dev.railyard.model.ClusterSpec;
+import dev.railyard.model.Culprit;
+import dev.railyard.model.Finding;
+import dev.railyard.model.NodeFacts;
+import dev.railyard.model.NodeOutcome;
+import dev.railyard.model.NodeStatus;
+import dev.railyard.model.PairResult;
+import dev.railyard.model.ValidationReport;
+import dev.railyard.platform.Clock;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+
+/**
+ * One validate run over a cluster, through a launcher: every node's inventory and checks (bounded fan-out), the
+ * cluster checks across nodes, the pair matrix of each compute network with retests and culprits, then NCCL, GPU and
+ * storage benchmarks. Results reach the recorder as they come; {@link #report(boolean)} builds the report from
+ * whatever exists, so an interrupted run still reports what it measured.
+ */
+public final class ClusterValidation {
+
+    private final ClusterSpec spec;
+    private final Optional<String> specBase64;
+    private final Launcher launcher;
+    private final ValidateSettings settings;
+    private final RunRecorder recorder;
+    private final Progress progress;
+    private final Clock clock;
+    private final String runId;
+    private final Instant startedAt;
+    private final StepSlots slots;
+
+    private final Map<String, NodeStage.NodeResult> nodes = new ConcurrentHashMap<>();
+    private final List<PairResult> pairs = Collections.synchronizedList(new ArrayList<>());
+    private final List<Finding> clusterFindings = Collections.synchronizedList(new ArrayList<>());
+    private final BenchStage.Output bench = new BenchStage.Output();
+    private volatile int rounds;
+    /** The pair verdicts once the pair stage is done; an interrupted run judges what it has when asked. */
+    private volatile Judged judged;
+
+    public ClusterValidation(ClusterSpec spec, Optional<String> specBase64, Launcher launcher, ValidateSettings settings,
+                             RunRecorder recorder, Progress progress, Clock clock, String runId) {
+        this.spec = spec;
+        this.specBase64 = specBase64;
+        this.launcher = launcher;
+        this.settings = settings;
+        this.recorder = recorder;
+        this.progress = progress;
+        this.clock = clock;
+        this.runId = runId;
+        this.startedAt = clock.now();
+        this.slots = new StepSlots(settings.maxParallel());
+    }
+
+    public String runId() {
+        return runId;
+    }
+
+    /** Runs every stage; an interrupt (Ctrl-C) ends it early with what was measured kept for {@link #report}. */
+    public ValidationReport run(List<String> commandLine) throws InterruptedException {
+        recorder.runStarted(new RunHeader(runId, spec.cluster(), launcher.name(),
+                spec.nodes().stream().map(ClusterSpec.Node::name).toList(), commandLine, startedAt));
+        progress.addSteps(spec.nodes().size() * NodeStage.STEPS_PER_NODE);
+        progress.phase("nodes: inventory and checks");
+        runNodes();
+
+        clusterFindings.addAll(clusterChecks());
+        recorder.findingsAdded(runId, "cluster", List.copyOf(clusterFindings));
+
+        Set<String> usable = nodes.values().stream().filter(NodeStage.NodeResult::completed).map(n -> n.outcome().node())
+                .collect(Collectors.toSet());
+        List<PairStage.Plan> plans = PairStage.plans(spec, usable, settings.full());
+        progress.addSteps(PairStage.steps(plans));
+        PairRunner runner = new PairRunner(launcher, spec, settings, clock);
+        rounds = plans.stream().mapToInt(p -> p.schedule().rounds().size()).max().orElse(0);
+        new PairStage(spec, settings, runner, slots, recorder, runId, progress, pairs).run(plans);
+        judged = judgePairs(plans);
+        recorder.findingsAdded(runId, "pairs", judged.findings());
+
+        List<NodeStage.NodeResult> ordered = orderedNodes();
+        progress.addSteps(BenchStage.steps(ordered, settings.full()));
+        new BenchStage(launcher, spec, settings, slots, progress).run(ordered, bench);
+        recorder.findingsAdded(runId, "bench", List.copyOf(bench.findings()));
+
+        ValidationReport report = report(true);
+        recorder.runFinished(runId, report.finishedAt().orElse(clock.now()), report.severity());
+        progress.finish();
+        return report;
+    }
+
+    private void runNodes() throws InterruptedException {
+        NodeStage stage = new NodeStage(launcher, settings, slots, specBase64, progress);
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> running = new ArrayList<>();
+            for (ClusterSpec.Node node : spec.nodes()) {
+                running.add(pool.submit(() -> {
+                    NodeStage.NodeResult r = stage.run(node);
+                    nodes.put(node.name(), r);
+                    recorder.nodeFinished(runId, r.outcome());
+                    if (!r.completed()) progress.note("node " + node.name() + ": " + r.outcome().status() + ", " + r.outcome().detail());
+                    return null;
+                }));
+            }
+            try {
+                for (Future<?> f : running) f.get();
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof InterruptedException ie) throw ie;
+                throw new IllegalStateException("node stage failed: " + e.getCause(), e.getCause());
+            } catch (InterruptedException e) {
+                running.forEach(f -> f.cancel(true));
+                throw e;
+            }
+        }
+    }
+
+    private List<Finding> clusterChecks() {
+        Map<String, NodeFacts> facts = new LinkedHashMap<>();
+        Map<String, String> missing = new LinkedHashMap<>();
+        for (NodeStage.NodeResult r : orderedNodes()) {
+            NodeOutcome o = r.outcome();
+            if (r.completed() && o.facts().isPresent()) facts.put(o.node(), o.facts().get());
+            else missing.put(o.node(), o.status().name().toLowerCase() + ": " + o.detail());
+        }
+        ClusterInput in = new ClusterInput(spec, facts, missing);
+        List<Finding> out = new ArrayList<>();
+        for (ClusterCheck c : ClusterCheck.all()) out.addAll(c.run(in));
+        return out;
+    }
+
+    private record Judged(List<Finding> findings, List<Culprit> culprits) {}
+
+    private Judged judgePairs(List<PairStage.Plan> plans) {
+        List<PairResult> all = List.copyOf(pairs);
+        List<PairJudgement> judged = new PairJudge(spec, settings.latencyK()).judgeLatest(all);
+        List<CulpritFinder.NetworkPairs> nets = new ArrayList<>();
+        for (PairStage.Plan p : plans) {
+            String name = p.network().name();
+            nets.add(new CulpritFinder.NetworkPairs(name, p.schedule().nodes(), p.network().rateGbps(),
+                    judged.stream().filter(j -> j.test().network().equals(name)).toList()));
+        }
+        return new Judged(PairJudge.findings(judged), CulpritFinder.find(nets));
+    }
+
+    private List<NodeStage.NodeResult> orderedNodes() {
+        List<NodeStage.NodeResult> out = new ArrayList<>();
+        for (ClusterSpec.Node n : spec.nodes()) {
+            NodeStage.NodeResult r = nodes.get(n.name());
+            out.add(r != null ? r : new NodeStage.NodeResult(new NodeOutcome(n.name(), NodeStatus.NOT_RUN,
+                    "the run ended before this node finished", List.of(), Optional.empty()), Optional.empty()));
+        }
+        return out;
+    }
+
+    /** The report from everything measured so far; {@code complete} false for an interrupted run. */
+    public ValidationReport report(boolean complete) {
+        Judged judged = this.judged;
+        if (judged == null) {
+            Set<String> usable = nodes.values().stream().filter(NodeStage.NodeResult::completed).map(n -> n.outcome().node())
+                    .collect(Collectors.toSet());
+            judged = judgePairs(PairStage.plans(spec, usable, settings.full()));
+        }
+        return new ValidationReport(ValidationReport.SCHEMA_VERSION, runId, spec.cluster(), launcher.name(), startedAt,
+                Optional.of(clock.now()), complete, rounds, orderedNodes().stream().map(NodeStage.NodeResult::outcome).toList(),
+                List.copyOf(clusterFindings), List.copyOf(pairs), judged.findings(), judged.culprits(),
+                List.copyOf(bench.findings()), List.copyOf(bench.curves()));
+    }
+}

@@ -1,0 +1,173 @@
+package dev.railyard.cluster;
+
+import dev.railyard.model.ClusterSpec;
+import dev.railyard.model.Finding;
+import dev.railyard.model.PairKind;
+import dev.railyard.model.PairOutcome;
+import dev.railyard.model.PairResult;
+import dev.railyard.model.Severity;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * Judges pair results against their bar. RDMA bandwidth has an absolute one (expect.rdma_bw_efficiency x the
+ * network's rate_gbps, a data rate) and RDMA latency expect.rdma_latency_us. TCP has no absolute expectation (TCP on
+ * a 40G RoCE link reaches about 27 Gb/s, seed 001), so it is judged against the fleet: bandwidth below half the
+ * median of that network's pairs, latency above k x the median. The bars come from first attempts only, so a retest
+ * is held to the same bar. Pure.
+ */
+public final class PairJudge {
+
+    /** A pair under this share of its network's median bandwidth is bad (a quarter-rate link is well below). */
+    static final double BANDWIDTH_MEDIAN_FRACTION = 0.5;
+    /** Bad pairs listed one finding each per network and kind; the rest in one finding (the report has them all). */
+    static final int FINDINGS_PER_GROUP = 100;
+    /** A pair above k times its network's median latency is bad. */
+    public static final double DEFAULT_LATENCY_K = 1.5;
+
+    private final ClusterSpec spec;
+    private final double latencyK;
+
+    public PairJudge(ClusterSpec spec, double latencyK) {
+        this.spec = spec;
+        this.latencyK = latencyK;
+    }
+
+    /** The bar of one network and kind, from the first attempts of its pairs. */
+    record Bar(OptionalDouble value, String basis) {}
+
+    /** Which bar a result is held to: its network and kind. */
+    record BarKey(String network, PairKind kind) {
+        static BarKey of(PairResult r) {
+            return new BarKey(r.test().network(), r.test().kind());
+        }
+    }
+
+    /** One pair test across attempts: the unordered pair on a network, of one kind. */
+    private record TestKey(String network, String a, String b, PairKind kind) {
+        static TestKey of(PairResult r) {
+            String c = r.test().client();
+            String s = r.test().server();
+            return c.compareTo(s) <= 0 ? new TestKey(r.test().network(), c, s, r.test().kind())
+                    : new TestKey(r.test().network(), s, c, r.test().kind());
+        }
+    }
+
+    Map<BarKey, Bar> bars(List<PairResult> results) {
+        Map<BarKey, List<Double>> firsts = new LinkedHashMap<>();
+        for (PairResult r : results) {
+            if (r.attempt() == 1 && r.outcome() instanceof PairOutcome.Measured(double v)) {
+                firsts.computeIfAbsent(key(r), k -> new ArrayList<>()).add(v);
+            }
+        }
+        Map<BarKey, Bar> bars = new LinkedHashMap<>();
+        for (PairResult r : results) {
+            bars.computeIfAbsent(key(r), k -> bar(r, firsts.getOrDefault(k, List.of())));
+        }
+        return bars;
+    }
+
+    private Bar bar(PairResult r, List<Double> firsts) {
+        PairKind kind = r.test().kind();
+        Optional<Double> rate = spec.network(r.test().network()).flatMap(ClusterSpec.Network::rateGbps);
+        double eff = spec.expect().rdmaBwEfficiency();
+        if (kind == PairKind.RDMA_BANDWIDTH && rate.isPresent()) {
+            return new Bar(OptionalDouble.of(eff * rate.get()), percent(eff) + " of " + rate(rate.get()) + " Gb/s");
+        }
+        if (kind == PairKind.RDMA_LATENCY) {
+            return new Bar(OptionalDouble.of(spec.expect().rdmaLatencyUs()), "expect.rdma_latency_us");
+        }
+        if (firsts.isEmpty()) return new Bar(OptionalDouble.empty(), "no measured pair on " + r.test().network() + " to compare with");
+        double median = median(firsts);
+        String of = "fleet median " + format(median) + " " + kind.unit() + " of " + firsts.size() + " pair" + (firsts.size() == 1 ? "" : "s")
+                + (rate.isEmpty() && kind == PairKind.RDMA_BANDWIDTH ? "; no rate_gbps in the spec" : "");
+        return kind.higherIsBetter()
+                ? new Bar(OptionalDouble.of(BANDWIDTH_MEDIAN_FRACTION * median), BANDWIDTH_MEDIAN_FRACTION + " x " + of)
+                : new Bar(OptionalDouble.of(latencyK * median), latencyK + " x " + of);
+    }
+
+    PairJudgement judge(PairResult r, Map<BarKey, Bar> bars) {
+        Bar bar = bars.getOrDefault(key(r), new Bar(OptionalDouble.empty(), "no bar"));
+        boolean bad = switch (r.outcome()) {
+            case PairOutcome.Failed f -> true;
+            case PairOutcome.Measured(double v) -> bar.value().isPresent()
+                    && (r.test().kind().higherIsBetter() ? v < bar.value().getAsDouble() : v > bar.value().getAsDouble());
+        };
+        return new PairJudgement(r, bar.value(), bar.basis(), bad);
+    }
+
+    /** The latest attempt of every pair test, judged. */
+    public List<PairJudgement> judgeLatest(List<PairResult> results) {
+        Map<BarKey, Bar> bars = bars(results);
+        Map<TestKey, PairResult> latest = new LinkedHashMap<>();
+        for (PairResult r : results) {
+            latest.merge(TestKey.of(r), r, (a, b) -> b.attempt() >= a.attempt() ? b : a);
+        }
+        return latest.values().stream().map(r -> judge(r, bars)).toList();
+    }
+
+    /** One FAIL per bad pair, one summary PASS per network and kind whose pairs are all good. */
+    public static List<Finding> findings(List<PairJudgement> judged) {
+        List<Finding> out = new ArrayList<>();
+        Map<BarKey, List<PairJudgement>> groups = new LinkedHashMap<>();
+        judged.forEach(j -> groups.computeIfAbsent(BarKey.of(j.result()), k -> new ArrayList<>()).add(j));
+        for (List<PairJudgement> group : groups.values()) {
+            PairJudgement first = group.getFirst();
+            String id = first.kind().checkId();
+            long bad = group.stream().filter(PairJudgement::bad).count();
+            int listed = 0;
+            for (PairJudgement j : group) {
+                if (!j.bad()) continue;
+                if (listed++ == FINDINGS_PER_GROUP) {
+                    out.add(Finding.of(id, Severity.FAIL, first.test().network(), (bad - FINDINGS_PER_GROUP)
+                                    + " more of " + group.size() + " pairs below expect", first.expected(),
+                            "the pair matrix in the report has every pair; the culprit section says what they point at"));
+                    break;
+                }
+                String retest = j.result().attempt() > 1 ? " (retested: attempt " + j.result().attempt() + ")" : "";
+                out.add(Finding.of(id, Severity.FAIL, j.test().subject(), j.observed() + retest, j.expected(),
+                        "see the culprit section: the pair's evidence and what to do"));
+            }
+            if (bad == 0) {
+                double[] values = group.stream().map(PairJudgement::value).filter(OptionalDouble::isPresent)
+                        .mapToDouble(OptionalDouble::getAsDouble).toArray();
+                out.add(Finding.pass(id, first.test().network(), group.size() + " of " + group.size()
+                        + " pairs within expect; median " + format(median(Arrays.stream(values).boxed().toList())) + " "
+                        + first.kind().unit(), first.expected()));
+            }
+        }
+        return out;
+    }
+
+    static BarKey key(PairResult r) {
+        return BarKey.of(r);
+    }
+
+    static double median(List<Double> values) {
+        if (values.isEmpty()) return 0;
+        double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        int n = v.length;
+        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    }
+
+    static String format(double v) {
+        return v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : v >= 10 ? String.format(Locale.ROOT, "%.1f", v)
+                : String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    /** A link rate as people write it: 40, 12.5. */
+    static String rate(double gbps) {
+        return gbps == Math.rint(gbps) ? String.valueOf((long) gbps) : format(gbps);
+    }
+
+    private static String percent(double eff) {
+        return String.format(Locale.ROOT, "%.0f%%", eff * 100);
+    }
+}

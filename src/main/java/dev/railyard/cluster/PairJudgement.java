@@ -1,0 +1,42 @@
+package dev.railyard.cluster;
+
+import dev.railyard.model.PairKind;
+import dev.railyard.model.PairOutcome;
+import dev.railyard.model.PairResult;
+import dev.railyard.model.PairTest;
+
+import java.util.OptionalDouble;
+
+/**
+ * One pair's latest result against its bar: {@code bar} is the floor (bandwidth) or ceiling (latency) in the kind's
+ * unit, {@code basis} says where the bar came from ("90% of 40 Gb/s", "0.5 x fleet median 9.1 Gb/s of 6 pairs").
+ */
+public record PairJudgement(PairResult result, OptionalDouble bar, String basis, boolean bad) {
+
+    public PairTest test() {
+        return result.test();
+    }
+
+    public PairKind kind() {
+        return result.test().kind();
+    }
+
+    public OptionalDouble value() {
+        return result.outcome() instanceof PairOutcome.Measured(double v) ? OptionalDouble.of(v) : OptionalDouble.empty();
+    }
+
+    /** "9.4 Gb/s" or "no result: connection refused". */
+    public String observed() {
+        return switch (result.outcome()) {
+            case PairOutcome.Measured(double v) -> PairJudge.format(v) + " " + kind().unit();
+            case PairOutcome.Failed(String reason) -> "no result: " + reason;
+        };
+    }
+
+    /** "≥ 36.0 Gb/s (90% of 40 Gb/s)" or "≤ 3.0 µs (1.5 x fleet median ...)". */
+    public String expected() {
+        if (bar.isEmpty()) return basis;
+        return (kind().higherIsBetter() ? ">= " : "<= ") + PairJudge.format(bar.getAsDouble()) + " " + kind().unit()
+                + " (" + basis + ")";
+    }
+}

@@ -1,0 +1,193 @@
+package dev.railyard.cluster;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.railyard.model.ClusterSpec;
+import dev.railyard.model.NetInterface;
+import dev.railyard.model.PairOutcome;
+import dev.railyard.model.PairResult;
+import dev.railyard.model.PairTest;
+import dev.railyard.model.Reading;
+import dev.railyard.platform.Clock;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+
+/**
+ * Runs one pair test through the launcher: the server end started with {@link Launcher#start}, then the client run
+ * to completion, then the server awaited (and killed if it lingers). The TCP client polls the server's port
+ * ({@code --connect-timeout}) so no fixed sleep sits between the two; an RDMA client that found no server yet is
+ * started again until the same deadline.
+ */
+final class PairRunner {
+
+    /** How long a client keeps trying to reach a server that is still starting (a JVM over ssh: seconds). */
+    static final Duration SERVER_START = Duration.ofSeconds(20);
+
+    private final Launcher launcher;
+    private final ClusterSpec spec;
+    private final ValidateSettings settings;
+    private final Clock clock;
+    /** perftest's control port (18515) is one per node: RDMA servers of different networks on one node take turns. */
+    private final Map<String, Semaphore> rdmaServerLocks = new ConcurrentHashMap<>();
+
+    PairRunner(Launcher launcher, ClusterSpec spec, ValidateSettings settings, Clock clock) {
+        this.launcher = launcher;
+        this.spec = spec;
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    PairResult run(PairTest test, int round, int attempt, int port) throws InterruptedException {
+        Instant startedAt = clock.now();
+        long t0 = clock.nanoTime();
+        PairOutcome outcome = switch (test.kind()) {
+            case TCP_BANDWIDTH, TCP_LATENCY -> runPair(test, tcpServer(test, port), tcpClient(test, port));
+            case RDMA_BANDWIDTH, RDMA_LATENCY -> {
+                Semaphore lock = rdmaServerLocks.computeIfAbsent(test.server(), k -> new Semaphore(1));
+                lock.acquire();
+                try {
+                    yield runPair(test, rdmaArgs(test, "server"), rdmaArgs(test, "client"));
+                } finally {
+                    lock.release();
+                }
+            }
+        };
+        return new PairResult(test, round, attempt, outcome, startedAt, Duration.ofNanos(clock.nanoTime() - t0));
+    }
+
+    private PairOutcome runPair(PairTest test, List<String> serverArgs, List<String> clientArgs) throws InterruptedException {
+        ClusterSpec.Node server = node(test.server());
+        ClusterSpec.Node client = node(test.client());
+        try (RemoteProcess srv = launcher.start(server, serverArgs, settings.stepTimeout())) {
+            StepResult c = launcher.run(client, clientArgs, settings.stepTimeout());
+            long deadline = clock.nanoTime() + SERVER_START.toNanos();
+            while (isRdma(test) && refused(c) && srv.isAlive() && clock.nanoTime() < deadline) {
+                c = launcher.run(client, clientArgs, settings.stepTimeout());
+            }
+            StepResult s = srv.await(Duration.ofSeconds(5));
+            return outcome(test, c, s);
+        }
+    }
+
+    static PairOutcome outcome(PairTest test, StepResult client, StepResult server) {
+        if (!client.completed()) {
+            String why = client.status() == StepStatus.EXITED ? lastLine(client.stderr(), "client exited " + client.exitCode())
+                    : client.status().name().toLowerCase() + ": " + client.detail();
+            if (!server.completed() && server.status() != StepStatus.TIMED_OUT && server.status() != StepStatus.INTERRUPTED) {
+                why += "; server " + test.server() + ": " + (server.status() == StepStatus.EXITED
+                        ? lastLine(server.stderr(), "exited " + server.exitCode()) : server.detail());
+            }
+            return new PairOutcome.Failed(why);
+        }
+        Reading<JsonNode> json = StepJson.parse(client.stdout());
+        if (!(json instanceof Reading.Present<JsonNode>(JsonNode root))) return new PairOutcome.Failed(json.describe());
+        OptionalDouble v = value(test, root);
+        if (v.isEmpty()) {
+            return new PairOutcome.Failed("no " + test.kind().unit() + " figure in the client's output"
+                    + failures(root));
+        }
+        return new PairOutcome.Measured(v.getAsDouble());
+    }
+
+    /** The figure of one kind from the client's JSON. */
+    static OptionalDouble value(PairTest test, JsonNode root) {
+        return switch (test.kind()) {
+            case TCP_BANDWIDTH -> {
+                JsonNode rx = root.path("receiver").path("gbitsPerSecond");
+                JsonNode tx = root.path("senderGbitsPerSecond");
+                yield rx.isNumber() ? OptionalDouble.of(rx.asDouble()) : tx.isNumber() ? OptionalDouble.of(tx.asDouble())
+                        : OptionalDouble.empty();
+            }
+            case TCP_LATENCY -> number(root.path("oneWay").path("p50Micros"));
+            case RDMA_BANDWIDTH -> {
+                OptionalDouble best = OptionalDouble.empty();
+                for (JsonNode row : root.path("result").path("bandwidth")) {
+                    if (!row.path("average").isNumber()) continue;
+                    double gbps = row.path("average").asDouble() * ("GBIT_PER_SEC".equals(row.path("unit").asText())
+                            ? 1.0 : 1_048_576.0 * 8 / 1e9);
+                    if (best.isEmpty() || gbps > best.getAsDouble()) best = OptionalDouble.of(gbps);
+                }
+                yield best;
+            }
+            case RDMA_LATENCY -> {
+                for (JsonNode row : root.path("result").path("latency")) {
+                    OptionalDouble t = number(row.path("typicalUs"));
+                    yield t.isPresent() ? t : number(row.path("avgUs"));
+                }
+                yield OptionalDouble.empty();
+            }
+        };
+    }
+
+    private static OptionalDouble number(JsonNode n) {
+        return n.isNumber() ? OptionalDouble.of(n.asDouble()) : OptionalDouble.empty();
+    }
+
+    private static String failures(JsonNode root) {
+        JsonNode f = root.path("result").path("failures");
+        if (!f.isArray() || f.isEmpty()) return "";
+        return ": " + f.get(0).toString();
+    }
+
+    private static boolean isRdma(PairTest t) {
+        return t.kind() == dev.railyard.model.PairKind.RDMA_BANDWIDTH || t.kind() == dev.railyard.model.PairKind.RDMA_LATENCY;
+    }
+
+    /** The client ran before the server listened (perftest: "Couldn't connect to ..."). */
+    private static boolean refused(StepResult c) {
+        String text = (c.stdout() + c.stderr()).toLowerCase();
+        return c.status() == StepStatus.EXITED && c.exitCode() != 0
+                && (text.contains("couldn't connect") || text.contains("connection refused") || text.contains("unable to connect"));
+    }
+
+    private static String lastLine(String text, String fallback) {
+        List<String> lines = text.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+        return lines.isEmpty() ? fallback : lines.getLast();
+    }
+
+    private List<String> tcpServer(PairTest t, int port) {
+        return List.of("bench", "tcp", "server", "--once", "--bind", t.serverAddress(), "--port", String.valueOf(port));
+    }
+
+    private List<String> tcpClient(PairTest t, int port) {
+        List<String> a = new ArrayList<>(List.of("bench", "tcp", "client", t.serverAddress(), "--port", String.valueOf(port),
+                "--format", "json", "--connect-timeout", SERVER_START.toSeconds() + "s"));
+        binding(t, t.client()).flatMap(ClusterSpec.Binding::address).ifPresent(addr -> a.addAll(List.of("--bind", addr)));
+        if (t.kind() == dev.railyard.model.PairKind.TCP_LATENCY) {
+            a.addAll(List.of("--mode", "latency", "--duration", settings.latencyDuration().toMillis() + "ms"));
+        } else {
+            a.addAll(List.of("--duration", settings.tcpDuration().toMillis() + "ms", "--streams", String.valueOf(settings.tcpStreams())));
+        }
+        return a;
+    }
+
+    private List<String> rdmaArgs(PairTest t, String side) {
+        String self = side.equals("server") ? t.server() : t.client();
+        List<String> a = new ArrayList<>(List.of("bench", "rdma", side));
+        if (side.equals("client")) a.add(t.serverAddress());
+        a.addAll(List.of("--test", t.kind() == dev.railyard.model.PairKind.RDMA_LATENCY ? "write_lat" : "write_bw",
+                "--report-gbits", "--format", "json", "--timeout", String.valueOf(settings.stepTimeout().toSeconds())));
+        if (t.kind() == dev.railyard.model.PairKind.RDMA_BANDWIDTH) {
+            a.addAll(List.of("--duration", String.valueOf(Math.max(1, settings.tcpDuration().toSeconds()))));
+        }
+        binding(t, self).ifPresent(b -> {
+            a.addAll(List.of("--netdev", b.netdev()));
+            b.rdma().ifPresent((NetInterface.RdmaPortRef r) -> a.addAll(List.of("--ib-dev", r.device(), "--ib-port", String.valueOf(r.port()))));
+        });
+        return a;
+    }
+
+    private java.util.Optional<ClusterSpec.Binding> binding(PairTest t, String node) {
+        return spec.network(t.network()).map(n -> n.bind().get(node));
+    }
+
+    private ClusterSpec.Node node(String name) {
+        return spec.node(name).orElseThrow(() -> new IllegalArgumentException("no node " + name + " in the spec"));
+    }
+}

@@ -1,0 +1,244 @@
+package dev.railyard.cluster;
+
+import dev.railyard.model.ClusterSpec;
+import dev.railyard.model.PairKind;
+import dev.railyard.model.PairResult;
+import dev.railyard.model.PairTest;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * The pairwise tests of every compute network: each network's nodes in round-robin rounds of disjoint pairs, so a
+ * node runs one test at a time per network; networks on separate NICs run side by side, networks sharing a NIC on
+ * some node one after the other. After its rounds, a network's pairs below their bar are retested once (attempt 2)
+ * in rounds of disjoint pairs again. Every result goes to the recorder the moment it exists.
+ */
+final class PairStage {
+
+    static final int BASE_PORT = 5201;
+
+    private final ClusterSpec spec;
+    private final ValidateSettings settings;
+    private final PairRunner runner;
+    private final StepSlots slots;
+    private final PairJudge judge;
+    private final RunRecorder recorder;
+    private final String runId;
+    private final Progress progress;
+    private final List<PairResult> results;
+
+    PairStage(ClusterSpec spec, ValidateSettings settings, PairRunner runner, StepSlots slots, RunRecorder recorder,
+              String runId, Progress progress, List<PairResult> results) {
+        this.spec = spec;
+        this.settings = settings;
+        this.runner = runner;
+        this.slots = slots;
+        this.judge = new PairJudge(spec, settings.latencyK());
+        this.recorder = recorder;
+        this.runId = runId;
+        this.progress = progress;
+        this.results = results;
+    }
+
+    /** A network to test: its nodes that completed their own checks, and the kinds of test its bindings allow. */
+    record Plan(ClusterSpec.Network network, int port, RoundRobinSchedule schedule, List<PairKind> kinds) {}
+
+    static List<Plan> plans(ClusterSpec spec, Set<String> usable, boolean full) {
+        List<Plan> plans = new ArrayList<>();
+        for (int i = 0; i < spec.networks().size(); i++) {
+            ClusterSpec.Network n = spec.networks().get(i);
+            if (n.role() != ClusterSpec.Role.COMPUTE) continue;
+            List<String> nodes = spec.nodes().stream().map(ClusterSpec.Node::name)
+                    .filter(usable::contains)
+                    .filter(name -> n.bind().containsKey(name) && n.bind().get(name).address().isPresent())
+                    .toList();
+            if (nodes.size() < 2) continue;
+            plans.add(new Plan(n, BASE_PORT + i, RoundRobinSchedule.of(nodes), kinds(n, nodes, full)));
+        }
+        return plans;
+    }
+
+    /**
+     * --quick proves each link with one bandwidth test: RDMA where both ends have an RDMA port bound, else TCP.
+     * --full adds the latencies and TCP beside RDMA (seed 001 compares them).
+     */
+    static List<PairKind> kinds(ClusterSpec.Network n, List<String> nodes, boolean full) {
+        boolean rdma = nodes.stream().allMatch(name -> n.bind().get(name).rdma().isPresent());
+        if (!full) return List.of(rdma ? PairKind.RDMA_BANDWIDTH : PairKind.TCP_BANDWIDTH);
+        List<PairKind> kinds = new ArrayList<>(List.of(PairKind.TCP_BANDWIDTH, PairKind.TCP_LATENCY));
+        if (rdma) {
+            kinds.add(PairKind.RDMA_BANDWIDTH);
+            kinds.add(PairKind.RDMA_LATENCY);
+        }
+        return kinds;
+    }
+
+    /**
+     * Networks that share a NIC on any node (the same netdev or RDMA device) fall in one group and run one after the
+     * other; groups run side by side.
+     */
+    static List<List<Plan>> groups(List<Plan> plans) {
+        List<List<Plan>> groups = new ArrayList<>();
+        List<Set<String>> nics = new ArrayList<>();
+        for (Plan p : plans) {
+            Set<String> mine = new HashSet<>();
+            p.network().bind().forEach((node, b) -> {
+                mine.add(node + "/" + b.netdev());
+                b.rdma().ifPresent(r -> mine.add(node + "/" + r.device()));
+            });
+            List<Integer> joined = new ArrayList<>();
+            for (int g = 0; g < groups.size(); g++) {
+                if (nics.get(g).stream().anyMatch(mine::contains)) joined.add(g);
+            }
+            if (joined.isEmpty()) {
+                groups.add(new ArrayList<>(List.of(p)));
+                nics.add(mine);
+                continue;
+            }
+            int into = joined.getFirst();
+            groups.get(into).add(p);
+            nics.get(into).addAll(mine);
+            for (int k = joined.size() - 1; k >= 1; k--) { // p bridges several groups: merge them
+                int g = joined.get(k);
+                groups.get(into).addAll(groups.remove(g));
+                nics.get(into).addAll(nics.remove(g));
+            }
+        }
+        return groups;
+    }
+
+    static int steps(List<Plan> plans) {
+        return plans.stream().mapToInt(p -> p.schedule().pairCount() * p.kinds().size()).sum();
+    }
+
+    /** Runs every group side by side; returns the most rounds any network needed. */
+    int run(List<Plan> plans) throws InterruptedException {
+        List<List<Plan>> groups = groups(plans);
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> running = new ArrayList<>();
+            for (List<Plan> group : groups) {
+                running.add(pool.submit(() -> {
+                    for (Plan p : group) runNetwork(p);
+                    return null;
+                }));
+            }
+            try {
+                for (Future<?> f : running) f.get();
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof InterruptedException ie) throw ie;
+                throw new IllegalStateException("pair stage failed: " + e.getCause(), e.getCause());
+            } catch (InterruptedException e) {
+                running.forEach(f -> f.cancel(true));
+                throw e;
+            }
+        }
+        return plans.stream().mapToInt(p -> p.schedule().rounds().size()).max().orElse(0);
+    }
+
+    private void runNetwork(Plan plan) throws InterruptedException {
+        String net = plan.network().name();
+        List<List<RoundRobinSchedule.Pair>> rounds = plan.schedule().rounds();
+        List<PairResult> mine = new ArrayList<>();
+        for (int r = 0; r < rounds.size(); r++) {
+            progress.phase(net + " round " + (r + 1) + "/" + rounds.size());
+            mine.addAll(runRound(plan, rounds.get(r), r + 1, 1, Map.of()));
+        }
+        // only the kinds that were bad are retested, each pair once
+        Map<RoundRobinSchedule.Pair, List<PairKind>> bad = new LinkedHashMap<>();
+        for (PairJudgement j : judge.judgeLatest(mine)) {
+            if (j.bad()) bad.computeIfAbsent(new RoundRobinSchedule.Pair(j.test().client(), j.test().server()),
+                    k -> new ArrayList<>()).add(j.kind());
+        }
+        if (bad.isEmpty()) return;
+        List<List<RoundRobinSchedule.Pair>> batches = disjointBatches(List.copyOf(bad.keySet()));
+        if (plan.schedule().nodes().size() >= 3 && bad.size() >= CulpritFinder.RAIL_SHARE * plan.schedule().pairCount()) {
+            // bad nearly everywhere: one round of retests confirms a rail-wide problem; n-1 more rounds would not add to it
+            batches = batches.subList(0, 1);
+            Set<RoundRobinSchedule.Pair> sample = Set.copyOf(batches.getFirst());
+            bad.keySet().retainAll(sample);
+        }
+        progress.addSteps(bad.values().stream().mapToInt(List::size).sum());
+        for (int b = 0; b < batches.size(); b++) {
+            progress.phase(net + " retest " + (b + 1) + "/" + batches.size());
+            runRound(plan, batches.get(b), rounds.size() + b + 1, 2, bad);
+        }
+    }
+
+    /** Greedy: each pair goes into the first batch where neither of its nodes is busy yet. */
+    static List<List<RoundRobinSchedule.Pair>> disjointBatches(List<RoundRobinSchedule.Pair> pairs) {
+        List<List<RoundRobinSchedule.Pair>> batches = new ArrayList<>();
+        List<Set<String>> busy = new ArrayList<>();
+        for (RoundRobinSchedule.Pair p : pairs) {
+            int b = 0;
+            while (b < batches.size() && (busy.get(b).contains(p.first()) || busy.get(b).contains(p.second()))) b++;
+            if (b == batches.size()) {
+                batches.add(new ArrayList<>());
+                busy.add(new HashSet<>());
+            }
+            batches.get(b).add(p);
+            busy.get(b).add(p.first());
+            busy.get(b).add(p.second());
+        }
+        return batches;
+    }
+
+    private List<PairResult> runRound(Plan plan, List<RoundRobinSchedule.Pair> pairs, int round, int attempt,
+                                      Map<RoundRobinSchedule.Pair, List<PairKind>> kinds) throws InterruptedException {
+        Map<RoundRobinSchedule.Pair, Future<List<PairResult>>> running = new LinkedHashMap<>();
+        List<PairResult> out = new ArrayList<>();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (RoundRobinSchedule.Pair pair : pairs) {
+                List<PairKind> these = kinds.getOrDefault(pair, plan.kinds());
+                running.put(pair, pool.submit(() -> runPair(plan, pair, these, round, attempt)));
+            }
+            try {
+                for (Future<List<PairResult>> f : running.values()) {
+                    try {
+                        out.addAll(f.get());
+                    } catch (ExecutionException e) {
+                        if (e.getCause() instanceof InterruptedException ie) throw ie;
+                        throw new IllegalStateException(e.getCause());
+                    }
+                }
+            } catch (InterruptedException e) {
+                // cancel before the pool's close waits for them: the steps' own waits are interrupted and kill them
+                running.values().forEach(f -> f.cancel(true));
+                throw e;
+            }
+        }
+        return out;
+    }
+
+    private List<PairResult> runPair(Plan plan, RoundRobinSchedule.Pair pair, List<PairKind> kinds, int round, int attempt)
+            throws InterruptedException {
+        List<PairResult> out = new ArrayList<>();
+        ClusterSpec.Network n = plan.network();
+        String serverAddress = bare(n.bind().get(pair.second()).address().orElseThrow());
+        for (PairKind kind : kinds) {
+            PairTest test = new PairTest(n.name(), pair.first(), pair.second(), serverAddress, kind);
+            PairResult r;
+            try (StepSlots.Held h = slots.acquire(2)) {
+                r = runner.run(test, round, attempt, plan.port());
+            }
+            results.add(r);
+            recorder.pairMeasured(runId, r);
+            progress.stepDone(test.subject() + " " + kind.checkId() + (attempt > 1 ? " (retest)" : ""));
+            out.add(r);
+        }
+        return out;
+    }
+
+    private static String bare(String address) {
+        int slash = address.indexOf('/');
+        return slash < 0 ? address : address.substring(0, slash);
+    }
+}

@@ -1,0 +1,166 @@
+package dev.railyard.cluster;
+
+import dev.railyard.model.ClusterSpec;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A hand-written launcher that answers every railyard step with synthetic JSON shaped like the real commands' output:
+ * inventories whose netdevs follow the spec's bindings, empty check results, and pair figures from {@link Figures}.
+ * Nodes can be unreachable, steps can time out, and a step can block until released (to interrupt a run mid-way).
+ */
+final class StubLauncher implements Launcher {
+
+    /** The figure a pair test gives: Gb/s for bandwidth, µs for latency. */
+    interface Figures {
+        double value(String network, String client, String server, String kind, int call);
+    }
+
+    private final ClusterSpec spec;
+    private final Figures figures;
+    private final Map<String, String> nodeByAddress = new ConcurrentHashMap<>();
+    private final Map<String, String> networkByAddress = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+    final Set<String> unreachable = ConcurrentHashMap.newKeySet();
+    final Set<String> inventoryTimesOut = ConcurrentHashMap.newKeySet();
+    final AtomicInteger steps = new AtomicInteger();
+    final AtomicInteger maxConcurrent = new AtomicInteger();
+    private final AtomicInteger concurrent = new AtomicInteger();
+    /** When set, the n-th pair client call blocks here until the run is interrupted. */
+    volatile int blockAtClientCall = -1;
+    final CountDownLatch blocked = new CountDownLatch(1);
+    private final AtomicInteger clientCalls = new AtomicInteger();
+    volatile boolean closed;
+    /** Whether figures see the how-many-th call of their pair this is (a retest is call 2). */
+    volatile boolean countCalls = true;
+
+    StubLauncher(ClusterSpec spec, Figures figures) {
+        this.spec = spec;
+        this.figures = figures;
+        for (ClusterSpec.Network n : spec.networks()) {
+            n.bind().forEach((node, b) -> b.address().ifPresent(a -> {
+                nodeByAddress.put(a, node);
+                networkByAddress.put(a, n.name());
+            }));
+        }
+    }
+
+    @Override
+    public String name() {
+        return "stub";
+    }
+
+    @Override
+    public StepResult prepare(ClusterSpec.Node node, Duration timeout) {
+        steps.incrementAndGet();
+        if (unreachable.contains(node.name())) {
+            return new StepResult(node.name(), List.of(), StepStatus.UNREACHABLE, -1, "", "", Duration.ZERO,
+                    "ssh: connect to host " + node.address() + " port 22: Connection refused");
+        }
+        return ok(node.name(), List.of(), "");
+    }
+
+    @Override
+    public StepResult run(ClusterSpec.Node node, List<String> args, Duration timeout) throws InterruptedException {
+        steps.incrementAndGet();
+        int now = concurrent.incrementAndGet();
+        maxConcurrent.accumulateAndGet(now, Math::max);
+        try {
+            return answer(node, args, timeout);
+        } finally {
+            concurrent.decrementAndGet();
+        }
+    }
+
+    private StepResult answer(ClusterSpec.Node node, List<String> args, Duration timeout) throws InterruptedException {
+        String first = args.getFirst();
+        if (first.equals("inventory")) {
+            if (inventoryTimesOut.contains(node.name())) {
+                return new StepResult(node.name(), args, StepStatus.TIMED_OUT, -1, "", "", timeout,
+                        "killed with its process tree after the step timeout of " + timeout.toSeconds() + " s");
+            }
+            return ok(node.name(), args, inventory(node.name()));
+        }
+        if (first.equals("check")) {
+            return ok(node.name(), args, "{\"schemaVersion\": 1, \"node\": \"" + node.name() + "\", \"findings\": ["
+                    + "{\"id\": \"host.memlock\", \"severity\": \"PASS\", \"subject\": \"" + node.name()
+                    + "\", \"observed\": \"unlimited\", \"expected\": \"unlimited\", \"remediation\": \"\"}]}");
+        }
+        if (args.size() > 3 && first.equals("bench") && args.get(2).equals("client")) {
+            int call = clientCalls.incrementAndGet();
+            if (call == blockAtClientCall) {
+                blocked.countDown();
+                new CountDownLatch(1).await(); // until interrupted
+            }
+            String server = args.get(3);
+            String network = networkByAddress.getOrDefault(server, "?");
+            String serverNode = nodeByAddress.getOrDefault(server, "?");
+            boolean rdma = args.get(1).equals("rdma");
+            boolean latency = args.contains("write_lat") || args.contains("latency");
+            String kind = (rdma ? "rdma" : "tcp") + (latency ? "-lat" : "-bw");
+            // counting calls per pair costs memory the simulation would charge to the coordinator: only when asked
+            int n = countCalls ? calls.computeIfAbsent(network + " " + node.name() + " " + serverNode + " " + kind,
+                    k -> new AtomicInteger()).incrementAndGet() : 1;
+            double v = figures.value(network, node.name(), serverNode, kind, n);
+            if (v < 0) {
+                return new StepResult(node.name(), args, StepStatus.EXITED, 3, "", "railyard: cannot connect to " + server
+                        + ": Connection refused", Duration.ofMillis(5), "");
+            }
+            String value = String.format(Locale.ROOT, "%.3f", v);
+            String json = switch (kind) {
+                case "tcp-bw" -> "{\"senderGbitsPerSecond\": " + value + ", \"receiver\": {\"gbitsPerSecond\": " + value + "}}";
+                case "tcp-lat" -> "{\"oneWay\": {\"p50Micros\": " + value + "}}";
+                case "rdma-bw" -> "{\"result\": {\"bandwidth\": [{\"bytes\": 65536, \"average\": " + value
+                        + ", \"unit\": \"GBIT_PER_SEC\"}], \"latency\": [], \"failures\": []}, \"findings\": []}";
+                default -> "{\"result\": {\"bandwidth\": [], \"latency\": [{\"bytes\": 2, \"typicalUs\": " + value
+                        + ", \"avgUs\": " + value + "}], \"failures\": []}, \"findings\": []}";
+            };
+            return ok(node.name(), args, json);
+        }
+        return new StepResult(node.name(), args, StepStatus.EXITED, 3, "", "railyard: stub has no answer for " + args,
+                Duration.ZERO, "");
+    }
+
+    /** The netdevs of the node's bindings, at the spec's MTU and address, plus one GPU-less NVML reading. */
+    private String inventory(String node) {
+        StringBuilder nets = new StringBuilder();
+        for (ClusterSpec.Network n : spec.networks()) {
+            ClusterSpec.Binding b = n.bind().get(node);
+            if (b == null) continue;
+            if (!nets.isEmpty()) nets.append(", ");
+            String prefix = n.subnet().map(s -> s.substring(s.indexOf('/'))).orElse("/24");
+            nets.append("{\"name\": \"").append(b.netdev()).append("\", \"mtu\": ").append(n.mtu().orElse(1500))
+                    .append(", \"operState\": \"up\", \"addresses\": [")
+                    .append(b.address().map(a -> "\"" + a + prefix + "\"").orElse("")).append("]}");
+        }
+        return "{\"hostname\": \"" + node + "\", \"gpu\": {\"nvml\": {\"absent\": \"stub: no NVML\"}, \"gpus\": []},"
+                + " \"pciDevices\": [], \"rdmaDevices\": [{\"name\": \"mlx5_0\", \"firmwareVersion\": \"28.41.1000\"}],"
+                + " \"interfaces\": [" + nets + "]}";
+    }
+
+    @Override
+    public RemoteProcess start(ClusterSpec.Node node, List<String> args, Duration timeout) {
+        steps.incrementAndGet();
+        return new RemoteProcess() {
+            @Override public boolean isAlive() { return false; }
+            @Override public StepResult await(Duration t) { return ok(node.name(), args, ""); }
+            @Override public void close() { }
+        };
+    }
+
+    private static StepResult ok(String node, List<String> args, String stdout) {
+        return new StepResult(node, args, StepStatus.EXITED, 0, stdout, "", Duration.ofMillis(1), "");
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+}

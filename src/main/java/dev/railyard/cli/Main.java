@@ -33,6 +33,7 @@ public final class Main {
         m.put("validate", ValidateCommand::new);
         m.put("history", HistoryCommand::new);
         m.put("compare", CompareCommand::new);
+        m.put("bundle", BundleCommand::new);
         return Collections.unmodifiableMap(m);
     }
 

@@ -286,6 +286,25 @@ nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t d, unsigned int link, int *ac
     return NVML_SUCCESS;
 }
 
+/* GPU 0: 7 PCIe replays; GPU 1: not supported (an older board). */
+nvmlReturn_t nvmlDeviceGetPcieReplayCounter(nvmlDevice_t d, unsigned int *value) {
+    DEVICE_OR_RETURN(d, i);
+    OUT_OR_RETURN(value);
+    if (i == 1) return NVML_ERROR_NOT_SUPPORTED;
+    *value = i == 0 ? 7 : 0;
+    return NVML_SUCCESS;
+}
+
+/* Counter 0 replay, 1 recovery, 2 CRC flit, 3 CRC data: on GPU 0 link L reads L * 10 + counter; others 0. */
+nvmlReturn_t nvmlDeviceGetNvLinkErrorCounter(nvmlDevice_t d, unsigned int link, int counter, unsigned long long *value) {
+    DEVICE_OR_RETURN(d, i);
+    OUT_OR_RETURN(value);
+    if (i == 1) return NVML_ERROR_NOT_SUPPORTED;
+    if (link >= 18 || counter < 0 || counter > 3) return NVML_ERROR_INVALID_ARGUMENT;
+    *value = i == 0 ? (unsigned long long) link * 10 + (unsigned long long) counter : 0;
+    return NVML_SUCCESS;
+}
+
 nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t d, int *mode) {
     DEVICE_OR_RETURN(d, i);
     OUT_OR_RETURN(mode);

@@ -72,6 +72,17 @@ public final class Agent {
         return tracker.clear(component);
     }
 
+    /**
+     * Everything the agent keeps between samples, counted in entries and points: sparkline series, the health
+     * tracker, the detectors and the kernel-log events. It must level off however long the agent runs.
+     */
+    synchronized int held() {
+        int series = temperatures.size() + errors.size();
+        for (TimeSeries t : temperatures.values()) series += t.size();
+        for (TimeSeries t : errors.values()) series += t.size();
+        return series + tracker.held() + sampler.detectorsHeld() + kernelLog.held();
+    }
+
     private void record(NodeSample sample) {
         Instant at = sample.at();
         for (Gpu g : sample.inventory().gpu().gpus()) {

@@ -2,11 +2,9 @@ package dev.railyard.agent;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -37,6 +35,8 @@ public final class AgentHttpServer implements AutoCloseable {
     private final Supplier<Instant> now;
     private final PrometheusTextFormatWriter text = PrometheusTextFormatWriter.create();
     private final OpenMetricsTextFormatWriter openMetrics = OpenMetricsTextFormatWriter.create();
+    /** The bodies of the newest state scraped; replaced when a scrape finds a newer state. */
+    private volatile MetricsBodies bodies = new MetricsBodies(null);
 
     /**
      * @param token      the clear token; empty disables the state-changing endpoints (403)
@@ -94,10 +94,11 @@ public final class AgentHttpServer implements AutoCloseable {
 
     private void metrics(HttpExchange ex, AgentState s) throws IOException {
         String accept = ex.getRequestHeaders().getFirst("Accept");
-        ExpositionFormatWriter w = openMetrics.accepts(accept) ? openMetrics : text;
-        ByteArrayOutputStream body = new ByteArrayOutputStream(16384);
-        w.write(body, AgentMetrics.snapshots(s));
-        send(ex, 200, w.getContentType(), body.toByteArray());
+        boolean om = openMetrics.accepts(accept);
+        MetricsBodies b = bodies;
+        if (b.state() != s) bodies = b = new MetricsBodies(s);
+        send(ex, 200, om ? openMetrics.getContentType() : text.getContentType(),
+                om ? b.openMetrics(openMetrics) : b.text(text));
     }
 
     /** 200 while samples are fresh; 503 before the first and when sampling stalled (NVML hung, say). */

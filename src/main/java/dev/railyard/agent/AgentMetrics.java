@@ -125,6 +125,19 @@ public final class AgentMetrics {
                 m.gauge("railyard_gpu_nvlink_links", "NVLinks the GPU has.", links.size(), l);
                 m.gauge("railyard_gpu_nvlink_links_active", "NVLinks up.", links.stream().filter(Gpu.NvLink::active).count(), l);
             });
+            // dcgm-exporter's DCGM_FI_DEV_PCIE_REPLAY_COUNTER fails promtool's lint (a name with "counter" in it)
+            set(g.pcieReplays(), v -> m.gauge("railyard_gpu_pcie_replays", "PCIe replays (retries) since the driver loaded; dcgm-exporter: DCGM_FI_DEV_PCIE_REPLAY_COUNTER.", v, l));
+            set(g.nvlinkErrors(), links -> {
+                // dcgm-exporter's *_TOTAL fields: the sum over the GPU's links
+                m.gauge("DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL", "Total number of NVLink retries.",
+                        links.stream().mapToLong(Gpu.NvLinkErrors::replay).sum(), l);
+                m.gauge("DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL", "Total number of NVLink recovery errors.",
+                        links.stream().mapToLong(Gpu.NvLinkErrors::recovery).sum(), l);
+                m.gauge("DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", "Total number of NVLink flow-control CRC errors.",
+                        links.stream().mapToLong(Gpu.NvLinkErrors::crcFlit).sum(), l);
+                m.gauge("DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL", "Total number of NVLink data CRC errors.",
+                        links.stream().mapToLong(Gpu.NvLinkErrors::crcData).sum(), l);
+            });
         }
     }
 

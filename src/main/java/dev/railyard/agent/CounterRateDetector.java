@@ -90,6 +90,11 @@ public final class CounterRateDetector implements Detector {
         return Finding.pass(ID, p.ref(), read + " error counters not rising", expected);
     }
 
+    @Override
+    public int held() {
+        return series.size() + series.values().stream().mapToInt(TimeSeries::size).sum();
+    }
+
     private TimeSeries reset(String key) {
         TimeSeries fresh = new TimeSeries(400, Duration.ofSeconds(10));
         series.put(key, fresh);

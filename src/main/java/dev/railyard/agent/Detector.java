@@ -20,4 +20,9 @@ public interface Detector {
     default Set<String> supersedes() {
         return Set.of();
     }
+
+    /** Entries and points this detector keeps between samples; the bounded-memory tests watch it not grow. */
+    default int held() {
+        return 0;
+    }
 }

@@ -79,6 +79,11 @@ public final class HealthTracker {
         return current.values().stream().map(ComponentHealth::state).reduce(HealthState.HEALTHY, HealthState::max);
     }
 
+    /** Components and pending recoveries kept; bounded by the node's components, watched by the memory tests. */
+    int held() {
+        return current.size() + betterSince.size();
+    }
+
     /** The worst component, for a drain reason. */
     public Optional<ComponentHealth> worst() {
         return snapshot().stream().findFirst();

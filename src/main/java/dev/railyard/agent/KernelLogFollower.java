@@ -1,5 +1,7 @@
 package dev.railyard.agent;
 
+import dev.railyard.bench.ibtools.KernelLogParser;
+import dev.railyard.bench.ibtools.LinkEvent;
 import dev.railyard.collect.Collector;
 import dev.railyard.collect.KernelLogCollector;
 import dev.railyard.model.Reading;
@@ -21,6 +23,8 @@ import java.util.Optional;
  * returns one record, which is what following wants; the thread never holds a lock while blocked). On a captured or
  * test tree the saved railyard/dmesg.txt is re-read when it changes, so a test can append an Xid line. At most
  * {@link #KEEP} events are kept; {@link #clear()} hides the ones seen so far (an operator acknowledged them).
+ * mlx5 link changes ("enp157s0f1np1: Link down", "mlx5_5: Port: 1 Link INIT") are kept too, at most {@link #KEEP},
+ * for {@link KernelLinkEventDetector}.
  */
 public final class KernelLogFollower implements Collector<Reading<List<XidEvent>>>, AutoCloseable {
 
@@ -31,6 +35,9 @@ public final class KernelLogFollower implements Collector<Reading<List<XidEvent>
     private final HostRoot root;
     private final Deque<XidEvent> events = new ArrayDeque<>();
     private final Deque<String> context = new ArrayDeque<>();
+    private final Deque<LinkEvent> links = new ArrayDeque<>();
+    private final KernelLogParser linkParser = new KernelLogParser();
+    private long linksSeen;
     private long seen;
     private long clearedUpTo;
     /** Why there are no events to judge (no log, unreadable log), or empty while following works. */
@@ -62,6 +69,11 @@ public final class KernelLogFollower implements Collector<Reading<List<XidEvent>
             if (index++ >= clearedUpTo) visible.add(e);
         }
         return Reading.of(List.copyOf(visible));
+    }
+
+    /** Events, link events and context lines kept (at most 2 × {@link #KEEP} + 3). */
+    synchronized int held() {
+        return events.size() + links.size() + context.size();
     }
 
     /** Hides every event seen so far; returns how many were visible. */
@@ -102,7 +114,30 @@ public final class KernelLogFollower implements Collector<Reading<List<XidEvent>
         return nl >= 0 ? text.substring(0, nl) : text;
     }
 
+    /**
+     * The link events after the first {@code after} ones seen (at most the {@link #KEEP} newest), and how many have
+     * been seen in all, to pass as {@code after} next time.
+     */
+    synchronized LinkEvents linkEventsAfter(long after) {
+        long first = linksSeen - links.size();
+        List<LinkEvent> out = new ArrayList<>();
+        long index = first;
+        for (LinkEvent e : links) {
+            if (index++ >= after) out.add(e);
+        }
+        return new LinkEvents(List.copyOf(out), linksSeen);
+    }
+
+    record LinkEvents(List<LinkEvent> events, long seenInAll) {}
+
+    private void addLink(LinkEvent e) {
+        links.addLast(e);
+        linksSeen++;
+        if (links.size() > KEEP) links.removeFirst();
+    }
+
     synchronized void accept(String line) {
+        if (line.contains("mlx5_core") && line.contains("Link ")) linkParser.parse(line).linkEvents().forEach(this::addLink);
         context.addLast(line);
         if (context.size() > CONTEXT) context.removeFirst();
         if (line.contains("NVRM: Xid")) {
@@ -147,6 +182,12 @@ public final class KernelLogFollower implements Collector<Reading<List<XidEvent>
             return;
         }
         problem = Optional.empty();
+        List<LinkEvent> linkEvents = linkParser.parse(String.join("\n", all)).linkEvents();
+        if (linkEvents.size() < linksSeen) { // rewritten shorter
+            links.clear();
+            linksSeen = 0;
+        }
+        for (int i = (int) linksSeen; i < linkEvents.size(); i++) addLink(linkEvents.get(i));
         List<XidEvent> parsed = KernelLogCollector.parse(all);
         // the file holds the whole log: events past the ones counted so far are new
         long before = seen;

@@ -58,4 +58,9 @@ public final class LinkDropDetector implements Detector {
         }
         return out;
     }
+
+    @Override
+    public int held() {
+        return seenActive.size() + downSince.size();
+    }
 }

@@ -62,6 +62,11 @@ public final class LinkFlapDetector implements Detector {
         return out;
     }
 
+    @Override
+    public int held() {
+        return series.size() + series.values().stream().mapToInt(TimeSeries::size).sum();
+    }
+
     private TimeSeries fresh(String name) {
         TimeSeries ts = new TimeSeries(256, Duration.ofSeconds(5));
         series.put(name, ts);

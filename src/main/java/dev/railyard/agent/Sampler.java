@@ -57,6 +57,11 @@ public final class Sampler {
         return new NodeSample(now, inventory, findings, Duration.ofNanos(clock.nanoTime() - start));
     }
 
+    /** What the detectors keep between samples (see {@link Detector#held()}). */
+    int detectorsHeld() {
+        return detectors.stream().mapToInt(Detector::held).sum();
+    }
+
     public String node() {
         return node;
     }

@@ -51,4 +51,9 @@ public final class ThermalDetector implements Detector {
         }
         return out;
     }
+
+    @Override
+    public int held() {
+        return hotSince.size();
+    }
 }

@@ -5,9 +5,11 @@ import dev.railyard.agent.AgentHttpServer;
 import dev.railyard.agent.AgentJson;
 import dev.railyard.agent.CounterRateDetector;
 import dev.railyard.agent.HealthTracker;
+import dev.railyard.agent.KernelLinkEventDetector;
 import dev.railyard.agent.KernelLogFollower;
 import dev.railyard.agent.LinkDropDetector;
 import dev.railyard.agent.LinkFlapDetector;
+import dev.railyard.agent.PcieReplayDetector;
 import dev.railyard.agent.Sampler;
 import dev.railyard.agent.SlurmControl;
 import dev.railyard.agent.SlurmDrainPolicy;
@@ -89,6 +91,16 @@ public final class AgentCommand implements Callable<Integer> {
             description = "A port that was ACTIVE and is down this long is unhealthy (default: ${DEFAULT-VALUE}).")
     Duration linkDrop;
 
+    @Option(names = "--pcie-replays-per-hour", paramLabel = "N", defaultValue = "100",
+            description = "A GPU's PCIe replay counter rising this much within an hour degrades it (default: ${DEFAULT-VALUE}).")
+    long replaysPerHour;
+
+    @Option(names = "--reread", paramLabel = "DURATION", defaultValue = "1m", converter = DurationConverter.class,
+            description = "How often to re-read what rarely changes: PCI devices, host settings, RDMA device "
+                    + "attributes and GID tables (default: ${DEFAULT-VALUE}); port state, counters and GPU readings "
+                    + "are read every --interval.")
+    Duration reread;
+
     @Option(names = "--flap-window", paramLabel = "DURATION", defaultValue = "10m", converter = DurationConverter.class,
             description = "Window for counting carrier changes (default: ${DEFAULT-VALUE}).")
     Duration flapWindow;
@@ -125,6 +137,10 @@ public final class AgentCommand implements Callable<Integer> {
         if (interval.isZero()) throw new RailyardException.Usage("--interval must be more than 0", "for example --interval 1s");
         HostRoot host = root.hostRoot();
         Optional<ClusterSpec> cluster = specOption.load();
+        // the spec's agent.listen unless --listen was given
+        if (!spec.commandLine().getParseResult().hasMatchedOption("--listen")) {
+            cluster.flatMap(ClusterSpec::agent).ifPresent(a -> listen = a.listen());
+        }
         String name = node != null ? node : host.read("proc/sys/kernel/hostname").orElse("localhost");
         Optional<String> token = AgentToken.read(tokenFile);
         Clock clock = Clock.system();
@@ -142,9 +158,12 @@ public final class AgentCommand implements Callable<Integer> {
         GpuCollector gpus = nvmlOverride().map(p -> GpuCollector.keepingOpen(() -> FfmNvml.open(p)))
                 .orElseGet(() -> host.isLive() ? GpuCollector.keepingOpen(FfmNvml::open) : GpuCollector.forRoot(host));
         double warnC = cluster.map(c -> c.expect().gpuTempWarnC()).orElse(85.0);
-        return new Sampler(host, new InventoryCollector(gpus, kernelLog, clock), CheckRunner.nodeChecks(),
+        return new Sampler(host, new InventoryCollector(gpus, kernelLog, clock,
+                        (int) Math.max(1, reread.toMillis() / Math.max(1, interval.toMillis()))), CheckRunner.nodeChecks(),
                 List.of(new CounterRateDetector(errorsPerHour), new LinkDropDetector(linkDrop),
-                        new LinkFlapDetector(flapWindow, flapChanges), new ThermalDetector(warnC, Duration.ofMinutes(1))),
+                        new LinkFlapDetector(flapWindow, flapChanges),
+                        new KernelLinkEventDetector(kernelLog, flapWindow, flapChanges), new PcieReplayDetector(replaysPerHour),
+                        new ThermalDetector(warnC, Duration.ofMinutes(1))),
                 cluster, name, clock);
     }
 

@@ -37,6 +37,7 @@ public final class Main {
         m.put("validate", t -> new ValidateCommand());
         m.put("history", t -> new HistoryCommand());
         m.put("compare", t -> new CompareCommand());
+        m.put("bundle", t -> new BundleCommand());
         m.put("completion", t -> new CompletionCommand());
         m.put("man", t -> new ManCommand());
         return Collections.unmodifiableMap(m);

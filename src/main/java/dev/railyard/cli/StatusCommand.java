@@ -32,7 +32,7 @@ public final class StatusCommand implements Callable<Integer> {
     SpecOption specOption;
 
     @Option(names = "--port", paramLabel = "PORT", defaultValue = "" + AgentCommand.DEFAULT_PORT,
-            description = "The agents' HTTP port (default: ${DEFAULT-VALUE}).")
+            description = "The agents' HTTP port (default: the spec's agent.listen port, else ${DEFAULT-VALUE}).")
     int port;
 
     @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "3s", converter = DurationConverter.class,
@@ -49,7 +49,9 @@ public final class StatusCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         ClusterSpec cluster = specOption.load().orElseThrow(() -> new RailyardException.Usage(
                 "status needs the cluster spec naming the nodes", "railyard status --spec cluster.yaml"));
-        ClusterStatus.Report report = ClusterStatus.poll(cluster, port, timeout);
+        int agentPort = spec.commandLine().getParseResult().hasMatchedOption("--port") ? port
+                : cluster.agent().map(ClusterSpec.Agent::port).orElse(port);
+        ClusterStatus.Report report = ClusterStatus.poll(cluster, agentPort, timeout);
         PrintWriter out = spec.commandLine().getOut();
         if (format.json()) {
             out.println(Json.write(report));

@@ -22,6 +22,7 @@ import dev.railyard.store.History;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -116,6 +117,9 @@ public final class ValidateCommand implements Callable<Integer> {
             description = "What to print: a summary (text) or the whole report (json) (default: ${DEFAULT-VALUE}).")
     Format format;
 
+    @Mixin
+    RemoteLauncherOptions remote = new RemoteLauncherOptions();
+
     @Spec
     CommandSpec spec;
 
@@ -131,7 +135,7 @@ public final class ValidateCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter stdout = spec.commandLine().getOut();
 
-        Launcher launcher = launcher(kind, specFile == null && launcherKind == null);
+        Launcher launcher = launcher(kind, specFile == null && launcherKind == null, cluster);
         RunRecorder recorder = recorder(err);
         Progress progress = terminal() ? Progress.terminal(err, clock) : Progress.lines(err, clock);
         ClusterValidation validation = new ClusterValidation(cluster, specText.map(SpecHandoff::encode), launcher, settings,
@@ -244,12 +248,12 @@ public final class ValidateCommand implements Callable<Integer> {
      * README's first command and should take seconds, not a JVM start per step. --launcher local forces child
      * processes for every step.
      */
-    private Launcher launcher(LauncherKind kind, boolean sameJvm) {
+    private Launcher launcher(LauncherKind kind, boolean sameJvm, ClusterSpec cluster) {
         if (sameJvm) return new SameJvmLauncher(ValidateCommand::execute, LocalLauncher.ofThisJvm());
         return switch (kind) {
             case LOCAL -> LocalLauncher.ofThisJvm();
-            case SSH, SLURM -> throw new RailyardException.MissingPrerequisite("the " + kind.name().toLowerCase()
-                    + " launcher is not in this build yet", "use --launcher local, or a build with the ssh/slurm launchers");
+            case SSH -> remote.ssh(cluster, spec.commandLine().getErr());
+            case SLURM -> remote.slurm(cluster, spec.commandLine().getErr());
         };
     }
 

@@ -38,6 +38,30 @@ public final class InfinibandCollector implements Collector<List<RdmaDevice>> {
         return List.copyOf(devices);
     }
 
+    /**
+     * The agent's every-second read: port state, physical state, rate, link layer, LIDs and counters afresh, the
+     * device attributes (firmware, GUID, board, PCI address) and GID tables from {@code previous}. Falls back to a
+     * full read when the devices or their ports are not the ones {@code previous} lists (a driver reload).
+     */
+    public List<RdmaDevice> refresh(HostRoot root, List<RdmaDevice> previous) {
+        List<String> names = root.list(CLASS_DIR).stream().filter(n -> root.isDirectory(CLASS_DIR + "/" + n)).toList();
+        if (!names.equals(previous.stream().map(RdmaDevice::name).toList())) return collect(root);
+        List<RdmaDevice> devices = new ArrayList<>(previous.size());
+        for (RdmaDevice d : previous) {
+            String dir = CLASS_DIR + "/" + d.name();
+            List<RdmaPort> ports = new ArrayList<>(d.ports().size());
+            for (RdmaPort p : d.ports()) {
+                String portDir = dir + "/ports/" + p.port();
+                if (!root.isDirectory(portDir)) return collect(root);
+                ports.add(port(root, d.name(), p.port(), portDir, Optional.of(p.gids())));
+            }
+            if (root.list(dir + "/ports").size() != ports.size()) return collect(root);
+            devices.add(new RdmaDevice(d.name(), d.firmwareVersion(), d.nodeGuid(), d.boardId(), d.hcaType(),
+                    d.pciAddress(), ports));
+        }
+        return List.copyOf(devices);
+    }
+
     private List<RdmaPort> ports(HostRoot root, String device, String dir) {
         List<RdmaPort> ports = new ArrayList<>();
         for (String p : root.list(dir + "/ports")) {
@@ -49,6 +73,11 @@ public final class InfinibandCollector implements Collector<List<RdmaDevice>> {
     }
 
     private RdmaPort port(HostRoot root, String device, int number, String dir) {
+        return port(root, device, number, dir, Optional.empty());
+    }
+
+    /** With {@code knownGids} empty the GID table is read; otherwise it is taken as given. */
+    private RdmaPort port(HostRoot root, String device, int number, String dir, Optional<List<Gid>> knownGids) {
         Reading<PortState> state = InfinibandAttributes.state(dir + "/state", root.read(dir + "/state"));
         Reading<PortState> phys = InfinibandAttributes.state(dir + "/phys_state", root.read(dir + "/phys_state"));
         Reading<LinkRate> rate = InfinibandAttributes.rate(dir + "/rate", root.read(dir + "/rate"));
@@ -57,7 +86,7 @@ public final class InfinibandCollector implements Collector<List<RdmaDevice>> {
         boolean ethernet = linkLayer.optional().map(l -> l.equalsIgnoreCase("Ethernet")).orElse(false);
         return new RdmaPort(device, number, state, phys, rate, linkLayer,
                 root.readInt(dir + "/lid", 0, LID_MAX), root.readInt(dir + "/sm_lid", 0, LID_MAX),
-                gids(root, dir, ethernet), counters(root, dir + "/counters"), counters(root, dir + "/hw_counters"));
+                knownGids.orElseGet(() -> gids(root, dir, ethernet)), counters(root, dir + "/counters"), counters(root, dir + "/hw_counters"));
     }
 
     /**

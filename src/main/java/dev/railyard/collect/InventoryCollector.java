@@ -29,25 +29,44 @@ public final class InventoryCollector {
     private final Collector<Reading<List<XidEvent>>> kernelLog;
     private final Clock clock;
     private final Timings timings;
+    /** Read the slow-changing parts every this many collections; 1 reads everything every time. */
+    private final int slowEvery;
+    private long collections;
+    private SlowParts slow;
+
+    /** What changes rarely: the PCI devices, the host's settings, the RDMA devices' attributes and GID tables. */
+    private record SlowParts(List<PciDevice> pci, HostInfo host, List<RdmaDevice> rdma) {}
 
     public InventoryCollector(GpuCollector gpu, Clock clock) {
-        this(gpu, new KernelLogCollector(), clock, Timings.off());
+        this(gpu, new KernelLogCollector(), clock, 1, Timings.off());
     }
 
     /** With each reader's time recorded (inventory --timings). */
     public InventoryCollector(GpuCollector gpu, Clock clock, Timings timings) {
-        this(gpu, new KernelLogCollector(), clock, timings);
+        this(gpu, new KernelLogCollector(), clock, 1, timings);
     }
 
     /** With another source of Xid events: the agent follows the kernel log instead of reading it whole each time. */
     public InventoryCollector(GpuCollector gpu, Collector<Reading<List<XidEvent>>> kernelLog, Clock clock) {
-        this(gpu, kernelLog, clock, Timings.off());
+        this(gpu, kernelLog, clock, 1, Timings.off());
     }
 
-    private InventoryCollector(GpuCollector gpu, Collector<Reading<List<XidEvent>>> kernelLog, Clock clock, Timings timings) {
+    /**
+     * For the agent, which collects every second: the PCI devices, host settings, RDMA device attributes and GID
+     * tables are read every {@code slowEvery} collections; port state, rate, counters, carriers and GPU readings
+     * every time. The inventory handed on is whole either way, so the same checks judge it.
+     */
+    public InventoryCollector(GpuCollector gpu, Collector<Reading<List<XidEvent>>> kernelLog, Clock clock, int slowEvery) {
+        this(gpu, kernelLog, clock, slowEvery, Timings.off());
+    }
+
+    private InventoryCollector(GpuCollector gpu, Collector<Reading<List<XidEvent>>> kernelLog, Clock clock, int slowEvery,
+                               Timings timings) {
+        if (slowEvery < 1) throw new IllegalArgumentException("slowEvery < 1");
         this.gpu = gpu.timed(timings);
         this.kernelLog = kernelLog;
         this.clock = clock;
+        this.slowEvery = slowEvery;
         this.timings = timings;
     }
 
@@ -56,6 +75,7 @@ public final class InventoryCollector {
      * PCI+GPU readers run on a second thread beside the others instead of before them.
      */
     public NodeInventory collect(HostRoot root) {
+        if (slowEvery > 1) return collectKeepingSlowParts(root);
         FutureTask<List<PciDevice>> pciDevices = new FutureTask<>(() -> timings.time("pci", () -> pci.collect(root)));
         FutureTask<GpuInventory> gpus = new FutureTask<>(() -> {
             pciDevices.run();
@@ -73,6 +93,26 @@ public final class InventoryCollector {
         return new NodeInventory(hostname, clock.now(), root.toString(), hostInfo, join(pciDevices), gpuInventory, rdma,
                 interfaces, timings.time("topology", () -> topology.build(join(pciDevices), gpuInventory, rdma, interfaces)),
                 xids);
+    }
+
+    /** One thread, no NVML start-up to hide: the session is kept open by the agent's GPU collector. */
+    private NodeInventory collectKeepingSlowParts(HostRoot root) {
+        SlowParts s = slow;
+        List<RdmaDevice> rdma;
+        if (s == null || collections % slowEvery == 0) {
+            rdma = infiniband.collect(root);
+            s = new SlowParts(pci.collect(root), host.collect(root), rdma);
+            slow = s;
+        } else {
+            rdma = infiniband.refresh(root, s.rdma());
+        }
+        collections++;
+        GpuInventory gpus = gpu.collect(root, s.pci());
+        List<NetInterface> interfaces = net.collect(root, rdma);
+        Reading<List<XidEvent>> xids = kernelLog.collect(root);
+        String hostname = root.read("proc/sys/kernel/hostname").orElse("unknown");
+        return new NodeInventory(hostname, clock.now(), root.toString(), s.host(), s.pci(), gpus, rdma,
+                interfaces, topology.build(s.pci(), gpus, rdma, interfaces), xids);
     }
 
     private static <T> T join(Future<T> f) {

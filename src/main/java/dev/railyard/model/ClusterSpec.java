@@ -18,17 +18,50 @@ public record ClusterSpec(
         List<Network> networks,
         Expect expect,
         Optional<Slurm> slurm,
-        Optional<String> sshUser) {
+        Optional<String> sshUser,
+        SshOptions ssh,
+        Optional<Agent> agent) {
 
     public ClusterSpec {
         nodes = List.copyOf(nodes);
         networks = List.copyOf(networks);
     }
 
-    /** A spec without the bring-up keys that only {@code render} reads. */
+    /** A spec without an {@code agent} key: the agent's flags and defaults decide. */
+    public ClusterSpec(String cluster, String source, List<Node> nodes, Optional<Gpus> gpus, List<Network> networks,
+                       Expect expect, Optional<Slurm> slurm, Optional<String> sshUser, SshOptions ssh) {
+        this(cluster, source, nodes, gpus, networks, expect, slurm, sshUser, ssh, Optional.empty());
+    }
+
+    /** Where every node's agent listens: {@code host} empty means every address. */
+    public record Agent(String host, int port) {
+        /** As --listen takes it. */
+        public String listen() {
+            return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+        }
+    }
+
+    /** A spec without the bring-up keys that only {@code render} reads, and without an {@code ssh} section. */
     public ClusterSpec(String cluster, String source, List<Node> nodes, Optional<Gpus> gpus, List<Network> networks,
                        Expect expect) {
         this(cluster, source, nodes, gpus, networks, expect, Optional.empty(), Optional.empty());
+    }
+
+    /** A spec without an {@code ssh} section. */
+    public ClusterSpec(String cluster, String source, List<Node> nodes, Optional<Gpus> gpus, List<Network> networks,
+                       Expect expect, Optional<Slurm> slurm, Optional<String> sshUser) {
+        this(cluster, source, nodes, gpus, networks, expect, slurm, sshUser, SshOptions.none());
+    }
+
+    /**
+     * How to reach one node over ssh: the spec's {@code ssh} section with the node's own on top; without an
+     * {@code ssh.user} anywhere, {@code ssh_user} (the user of rendered ssh_config entries) is the login user too.
+     */
+    public SshOptions sshFor(Node node) {
+        SshOptions merged = ssh.overriddenBy(node.ssh());
+        if (merged.user().isPresent() || sshUser.isEmpty()) return merged;
+        return new SshOptions(sshUser, merged.port(), merged.identityFile(), merged.configFile(),
+                merged.knownHosts());
     }
 
     public Optional<Node> node(String name) {
@@ -54,10 +87,11 @@ public record ClusterSpec(
 
     /**
      * A machine: {@code address} is how to reach it (management IPv4 or a resolvable host name). {@code osFamily}
-     * decides how network files are rendered; {@code disableNetdevs} are NICs that must stay down (seed 002).
+     * decides how network files are rendered; {@code disableNetdevs} are NICs that must stay down (seed 002);
+     * {@code ssh} is its own ssh section (what it sets wins over the spec's).
      */
     public record Node(String name, String address, Optional<String> bmc, Optional<Gpus> gpus, OsFamily osFamily,
-                       List<String> disableNetdevs) {
+                       List<String> disableNetdevs, SshOptions ssh) {
 
         public Node {
             disableNetdevs = List.copyOf(disableNetdevs);
@@ -65,6 +99,12 @@ public record ClusterSpec(
 
         public Node(String name, String address, Optional<String> bmc, Optional<Gpus> gpus) {
             this(name, address, bmc, gpus, OsFamily.UBUNTU, List.of());
+        }
+
+        /** A node without its own {@code ssh} section. */
+        public Node(String name, String address, Optional<String> bmc, Optional<Gpus> gpus, OsFamily osFamily,
+                    List<String> disableNetdevs) {
+            this(name, address, bmc, gpus, osFamily, disableNetdevs, SshOptions.none());
         }
     }
 

@@ -23,9 +23,26 @@ public record Gpu(
         Reading<RemappedRows> remappedRows,
         Reading<PcieLink> pcieLink,
         Reading<List<NvLink>> nvlinks,
-        Reading<Boolean> persistenceMode) {
+        Reading<Boolean> persistenceMode,
+        Reading<Long> pcieReplays,
+        Reading<List<NvLinkErrors>> nvlinkErrors) {
 
     public enum Source { NVML, PCI_SYSFS, NVIDIA_SMI_CAPTURE }
+
+    /** A GPU from a source that has no error counters (PCI sysfs, a saved nvidia-smi -q -x): they are absent. */
+    public Gpu(int index, String pciAddress, Source source, Reading<String> name, Reading<String> uuid,
+               Reading<Memory> memory, Reading<Integer> temperatureC, Reading<Integer> slowdownTemperatureC,
+               Reading<Double> powerWatts, Reading<Double> powerLimitWatts, Reading<Integer> smClockMhz,
+               Reading<List<ClockEvent>> clockEvents, Reading<EccCounts> ecc, Reading<RemappedRows> remappedRows,
+               Reading<PcieLink> pcieLink, Reading<List<NvLink>> nvlinks, Reading<Boolean> persistenceMode) {
+        this(index, pciAddress, source, name, uuid, memory, temperatureC, slowdownTemperatureC, powerWatts,
+                powerLimitWatts, smClockMhz, clockEvents, ecc, remappedRows, pcieLink, nvlinks, persistenceMode,
+                Reading.absent("PCIe replay counter is read through NVML only (source " + source + ")"),
+                Reading.absent("NVLink error counters are read through NVML only (source " + source + ")"));
+    }
+
+    /** One NVLink's data-link error counters (nvmlNvLinkErrorCounter_t): replays, recoveries, CRC flit and data. */
+    public record NvLinkErrors(int link, long replay, long recovery, long crcFlit, long crcData) {}
 
     /**
      * How findings name the GPU: the index people know from nvidia-smi, and the bus ID that stays with the device

@@ -54,7 +54,9 @@ final class NvmlDeviceReader {
                     remappedRows(arena, dev),
                     pcieLink(arena, dev),
                     nvlinks(arena, dev),
-                    uint(arena, dev, NvmlSymbol.DEVICE_GET_PERSISTENCE_MODE).map(m -> m == NvmlLayouts.FEATURE_ENABLED));
+                    uint(arena, dev, NvmlSymbol.DEVICE_GET_PERSISTENCE_MODE).map(m -> m == NvmlLayouts.FEATURE_ENABLED),
+                    uint(arena, dev, NvmlSymbol.DEVICE_GET_PCIE_REPLAY_COUNTER).map(Integer::toUnsignedLong),
+                    nvlinkErrors(arena, dev));
         }
     }
 
@@ -78,7 +80,7 @@ final class NvmlDeviceReader {
     private static Gpu unreachable(int index, NvmlError e) {
         return new Gpu(index, "unknown", Gpu.Source.NVML, e.toReading(), e.toReading(), e.toReading(),
                 e.toReading(), e.toReading(), e.toReading(), e.toReading(), e.toReading(), e.toReading(),
-                e.toReading(), e.toReading(), e.toReading(), e.toReading(), e.toReading());
+                e.toReading(), e.toReading(), e.toReading(), e.toReading(), e.toReading(), e.toReading(), e.toReading());
     }
 
     private String pciAddress(Arena arena, MemorySegment dev) {
@@ -176,6 +178,27 @@ final class NvmlDeviceReader {
             if (rc == NvmlError.ERROR_NOT_SUPPORTED || rc == NvmlError.ERROR_INVALID_ARGUMENT) continue;
             if (rc != NvmlError.SUCCESS) return f.error(NvmlSymbol.DEVICE_GET_NVLINK_STATE, rc).toReading();
             links.add(new NvLink(link, out.get(JAVA_INT, 0) == NvmlLayouts.FEATURE_ENABLED));
+        }
+        return Reading.of(links);
+    }
+
+    /**
+     * Replay, recovery, CRC flit and CRC data errors of links 0..17 (nvmlNvLinkErrorCounter_t 0..3); a link that
+     * answers NOT_SUPPORTED or INVALID_ARGUMENT does not exist on this GPU.
+     */
+    private Reading<List<Gpu.NvLinkErrors>> nvlinkErrors(Arena arena, MemorySegment dev) {
+        List<Gpu.NvLinkErrors> links = new ArrayList<>();
+        MemorySegment out = arena.allocate(JAVA_LONG);
+        long[] v = new long[4];
+        for (int link = 0; link < NvmlLayouts.NVLINK_MAX_LINKS; link++) {
+            boolean exists = true;
+            for (int counter = 0; counter < v.length && exists; counter++) {
+                int rc = f.call(NvmlSymbol.DEVICE_GET_NVLINK_ERROR_COUNTER, dev, link, counter, out);
+                if (rc == NvmlError.ERROR_NOT_SUPPORTED || rc == NvmlError.ERROR_INVALID_ARGUMENT) exists = false;
+                else if (rc != NvmlError.SUCCESS) return f.error(NvmlSymbol.DEVICE_GET_NVLINK_ERROR_COUNTER, rc).toReading();
+                else v[counter] = out.get(JAVA_LONG, 0);
+            }
+            if (exists) links.add(new Gpu.NvLinkErrors(link, v[0], v[1], v[2], v[3]));
         }
         return Reading.of(links);
     }

@@ -74,6 +74,14 @@ enum NvmlSymbol {
     DEVICE_GET_MAX_PCIE_LINK_WIDTH("nvmlDeviceGetMaxPcieLinkWidth", deviceOut()),
     /** nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t device, unsigned int link, nvmlEnableState_t *isActive) */
     DEVICE_GET_NVLINK_STATE("nvmlDeviceGetNvLinkState", deviceIntOut()),
+    /**
+     * nvmlReturn_t nvmlDeviceGetNvLinkErrorCounter(nvmlDevice_t device, unsigned int link,
+     * nvmlNvLinkErrorCounter_t counter, unsigned long long *counterValue)
+     */
+    DEVICE_GET_NVLINK_ERROR_COUNTER("nvmlDeviceGetNvLinkErrorCounter",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS)),
+    /** nvmlReturn_t nvmlDeviceGetPcieReplayCounter(nvmlDevice_t device, unsigned int *value) */
+    DEVICE_GET_PCIE_REPLAY_COUNTER("nvmlDeviceGetPcieReplayCounter", deviceOut()),
     /** nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t device, nvmlEnableState_t *mode) */
     DEVICE_GET_PERSISTENCE_MODE("nvmlDeviceGetPersistenceMode", deviceOut());
 

@@ -4,6 +4,7 @@ import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.ClusterSpec.Expect;
 import dev.railyard.model.ClusterSpec.Gpus;
 import dev.railyard.model.ClusterSpec.Node;
+import dev.railyard.model.SshOptions;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,8 +15,11 @@ import java.util.regex.Pattern;
 /** Maps the composed document to a {@link ClusterSpec}: top level, nodes, GPUs and thresholds. */
 final class SpecMapper {
 
-    static final List<String> TOP_KEYS = List.of("cluster", "nodes", "gpus", "networks", "expect", "slurm", "ssh_user");
-    static final List<String> NODE_KEYS = List.of("name", "address", "bmc", "gpus", "os_family", "disable_netdevs");
+    static final List<String> TOP_KEYS = List.of("cluster", "nodes", "gpus", "networks", "expect", "slurm", "ssh_user",
+            "ssh", "agent");
+    static final List<String> AGENT_KEYS = List.of("listen");
+    static final List<String> NODE_KEYS = List.of("name", "address", "bmc", "gpus", "os_family", "disable_netdevs",
+            "ssh");
     static final List<String> SLURM_KEYS = List.of("partition", "gres_type");
     static final List<String> GPU_KEYS = List.of("model", "per_node", "driver", "cuda");
     static final List<String> EXPECT_KEYS = List.of("rdma_bw_efficiency", "rdma_latency_us", "gpu_temp_warn_c",
@@ -45,7 +49,10 @@ final class SpecMapper {
         Expect expect = top.get("expect").map(this::expect).orElse(Expect.defaults());
         Optional<ClusterSpec.Slurm> slurm = top.get("slurm").map(SpecMapper::slurm);
         Optional<String> sshUser = top.get("ssh_user").map(SpecMapper::name);
-        return new ClusterSpec(cluster, source, List.copyOf(nodes.values()), gpus, networks, expect, slurm, sshUser);
+        SshOptions ssh = top.get("ssh").map(n -> new SshMapper().map(n)).orElse(SshOptions.none());
+        Optional<ClusterSpec.Agent> agent = top.get("agent").map(SpecMapper::agent);
+        return new ClusterSpec(cluster, source, List.copyOf(nodes.values()), gpus, networks, expect, slurm, sshUser,
+                ssh, agent);
     }
 
     private Map<String, Node> nodes(SpecNode list) {
@@ -64,13 +71,29 @@ final class SpecMapper {
             nodes.put(name, new Node(name, host(m.require("address")), m.get("bmc").map(SpecMapper::host),
                     m.get("gpus").map(this::gpus),
                     m.get("os_family").map(n -> n.asEnum(ClusterSpec.OsFamily.class)).orElse(ClusterSpec.OsFamily.UBUNTU),
-                    m.get("disable_netdevs").map(SpecMapper::netdevs).orElse(List.of())));
+                    m.get("disable_netdevs").map(SpecMapper::netdevs).orElse(List.of()),
+                    m.get("ssh").map(n -> new SshMapper().map(n)).orElse(SshOptions.none())));
         }
         return nodes;
     }
 
     private static List<String> netdevs(SpecNode list) {
         return list.asList().stream().map(NetworkMapper::netdev).toList();
+    }
+
+    /** agent: {listen: ADDR:PORT}; ":PORT" listens on every address, "[v6]:PORT" on an IPv6 one. */
+    private static ClusterSpec.Agent agent(SpecNode node) {
+        SpecNode listen = node.asMap(AGENT_KEYS).require("listen");
+        String text = listen.asString().strip();
+        int colon = text.lastIndexOf(':');
+        String host = colon < 0 ? "" : text.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) host = host.substring(1, host.length() - 1);
+        int port = -1;
+        if (colon >= 0 && text.substring(colon + 1).matches("[0-9]{1,5}")) port = Integer.parseInt(text.substring(colon + 1));
+        if (port < 1 || port > 65535 || host.contains(" ") || !host.contains(":") && host.contains("[")) {
+            throw listen.error("\"" + text + "\" is not ADDR:PORT (e.g. 0.0.0.0:9410, 127.0.0.1:9410, :9410 or [::]:9410)");
+        }
+        return new ClusterSpec.Agent(host, port);
     }
 
     private static ClusterSpec.Slurm slurm(SpecNode node) {

@@ -27,6 +27,8 @@ final class AgentTree {
     final Path root;
     final SteppedClock clock = new SteppedClock();
     final KernelLogFollower kernelLog;
+    /** The inventory's slow parts are re-read every this many samples (the agent's --reread over --interval). */
+    int rereadEvery = 1;
 
     AgentTree(Path dir) throws IOException {
         this.root = dir;
@@ -66,9 +68,11 @@ final class AgentTree {
     Sampler sampler(Optional<ClusterSpec> spec, Optional<Path> nvml) {
         HostRoot host = HostRoot.at(root);
         GpuCollector gpus = nvml.map(p -> GpuCollector.keepingOpen(() -> FfmNvml.open(p))).orElse(GpuCollector.forRoot(host));
-        return new Sampler(host, new InventoryCollector(gpus, kernelLog, clock), CheckRunner.nodeChecks(),
+        return new Sampler(host, new InventoryCollector(gpus, kernelLog, clock, rereadEvery), CheckRunner.nodeChecks(),
                 List.of(new CounterRateDetector(10), new LinkDropDetector(Duration.ofSeconds(30)),
-                        new LinkFlapDetector(Duration.ofMinutes(10), 6), new ThermalDetector(85, Duration.ofMinutes(1))),
+                        new LinkFlapDetector(Duration.ofMinutes(10), 6),
+                        new KernelLinkEventDetector(kernelLog, Duration.ofMinutes(10), 6), new PcieReplayDetector(100),
+                        new ThermalDetector(85, Duration.ofMinutes(1))),
                 spec, "n1", clock);
     }
 

@@ -60,4 +60,28 @@ class StatusCommandTest {
             assertThat(text).as("the real tree: 8 IB ports healthy, the RoCE bond has no IPv4 address").containsPattern("n1 +\\S+ +0/0 +8/9");
         }
     }
+
+    @Test
+    void withoutPortTheSpecsAgentListenPortIsAsked(@TempDir Path a, @TempDir Path dir) throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        AgentTree tree = new AgentTree(a);
+        Agent agent = tree.agent(Optional.empty(), Optional.empty(), Duration.ofMinutes(5), Optional.empty());
+        agent.tick();
+        Path spec = dir.resolve("cluster.yaml");
+        Files.writeString(spec, "cluster: lab\nnodes:\n  - {name: n1, address: 127.0.0.1}\nagent: {listen: \":" + port + "\"}\n");
+        try (AgentHttpServer s1 = new AgentHttpServer(new InetSocketAddress("127.0.0.1", port), agent, Optional.empty(),
+                Duration.ofMinutes(1), tree.clock::now)) {
+            s1.start();
+            StringWriter out = new StringWriter();
+            CommandLine cl = Main.commandLine();
+            cl.setOut(new PrintWriter(out));
+            cl.setErr(new PrintWriter(new StringWriter()));
+            int rc = cl.execute("status", "--spec", spec.toString(), "--timeout", "20s");
+            assertThat(out.toString()).contains("1 nodes: 0 unhealthy, 0 unreachable");
+            assertThat(rc).isZero();
+        }
+    }
 }

@@ -83,6 +83,9 @@ class FfmNvmlTest {
             assertThat(g.nvlinks()).isEqualTo(Reading.of(
                     IntStream.range(0, 18).mapToObj(l -> new NvLink(l, l != 3)).toList()));
             assertThat(g.persistenceMode()).isEqualTo(Reading.of(true));
+            assertThat(g.pcieReplays()).isEqualTo(Reading.of(7L));
+            assertThat(g.nvlinkErrors()).isEqualTo(Reading.of(IntStream.range(0, 18)
+                    .mapToObj(l -> new Gpu.NvLinkErrors(l, l * 10L, l * 10L + 1, l * 10L + 2, l * 10L + 3)).toList()));
         }
     }
 
@@ -102,6 +105,8 @@ class FfmNvmlTest {
             assertThat(g.pcieLink()).isEqualTo(Reading.of(new PcieLink(4, 5, 8, 16)));
             assertThat(g.pcieLink().optional().orElseThrow().degraded()).isTrue();
             assertThat(g.nvlinks()).isEqualTo(Reading.of(List.of()));
+            assertThat(g.pcieReplays()).isEqualTo(Reading.absent("not supported by this GPU"));
+            assertThat(g.nvlinkErrors()).isEqualTo(Reading.of(List.of()));
             assertThat(g.persistenceMode())
                     .isEqualTo(Reading.failed("nvmlDeviceGetPersistenceMode", "Insufficient Permissions"));
         }

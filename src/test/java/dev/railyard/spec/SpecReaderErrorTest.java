@@ -57,6 +57,14 @@ class SpecReaderErrorTest {
                         "cluster.yaml:17: expect.colour: unknown key; allowed: rdma_bw_efficiency, rdma_latency_us, "
                                 + "gpu_temp_warn_c, net_buffer_bytes, nccl_busbw_gbytes_per_s, storage_seq_mbps, tcp_gbps, "
                                 + "tcp_latency_us"),
+                arguments("agent listen without port", "expect: {", "agent: {listen: 0.0.0.0}\nexpect: {",
+                        "cluster.yaml:17: agent.listen: \"0.0.0.0\" is not ADDR:PORT (e.g. 0.0.0.0:9410, 127.0.0.1:9410, "
+                                + ":9410 or [::]:9410)"),
+                arguments("agent listen port out of range", "expect: {", "agent: {listen: \"127.0.0.1:70000\"}\nexpect: {",
+                        "cluster.yaml:17: agent.listen: \"127.0.0.1:70000\" is not ADDR:PORT (e.g. 0.0.0.0:9410, "
+                                + "127.0.0.1:9410, :9410 or [::]:9410)"),
+                arguments("agent key typo", "expect: {", "agent: {lisen: \":9410\"}\nexpect: {",
+                        "cluster.yaml:17: agent.lisen: unknown key; did you mean \"listen\"?"),
                 arguments("unknown top-level key", "networks:", "network:",
                         "cluster.yaml:6: network: unknown key; did you mean \"networks\"?"),
                 arguments("integer expected", "mtu: 9000", "mtu: jumbo",

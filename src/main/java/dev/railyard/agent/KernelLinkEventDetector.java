@@ -1,0 +1,81 @@
+package dev.railyard.agent;
+
+import dev.railyard.bench.ibtools.LinkEvent;
+import dev.railyard.model.Finding;
+import dev.railyard.model.NodeInventory;
+import dev.railyard.model.Severity;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Link drops the kernel log tells of: mlx5 "enp157s0f1np1: Link down" (subject the netdev, check net.carrier) and
+ * "mlx5_5: Port: 1 Link INIT" or any state but ACTIVE (subject the port, check rdma.port.state). A drop can come and
+ * go between two samples, where sysfs shows nothing; the kernel log keeps it. One drop in the flap window is
+ * DEGRADED, {@code failDrops} or more UNHEALTHY; a link with none left in the window is judged healthy again.
+ */
+public final class KernelLinkEventDetector implements Detector {
+
+    /** At most this many drop times are kept per link: enough to count up to failDrops, bounded however it flaps. */
+    private static final int KEEP_PER_LINK = 64;
+
+    private final KernelLogFollower log;
+    private final Duration window;
+    private final int failDrops;
+    private final Map<String, Deque<Instant>> drops = new LinkedHashMap<>();
+    private long seen;
+
+    public KernelLinkEventDetector(KernelLogFollower log, Duration window, int failDrops) {
+        this.log = log;
+        this.window = window;
+        this.failDrops = failDrops;
+    }
+
+    @Override
+    public List<Finding> observe(NodeInventory sample, Instant now) {
+        KernelLogFollower.LinkEvents fresh = log.linkEventsAfter(seen);
+        seen = fresh.seenInAll();
+        for (LinkEvent e : fresh.events()) {
+            Deque<Instant> times = drops.computeIfAbsent(subject(e), k -> new ArrayDeque<>());
+            if (isDrop(e)) {
+                times.addLast(now); // the kernel's own time stamps may be boot-relative: the time it was seen counts
+                if (times.size() > KEEP_PER_LINK) times.removeFirst();
+            }
+        }
+        List<Finding> out = new ArrayList<>();
+        Instant since = now.minus(window);
+        drops.forEach((subject, times) -> {
+            while (!times.isEmpty() && times.peekFirst().isBefore(since)) times.removeFirst();
+            boolean port = subject.contains(":");
+            String id = port ? LinkDropDetector.ID : LinkFlapDetector.ID;
+            String expected = "no link drops in the kernel log within " + window.toMinutes() + " min";
+            String observed = times.size() + " link drop(s) in the kernel log in the last " + window.toMinutes() + " min";
+            String fix = "the link drops: reseat or replace the cable/transceiver and check the switch port (dmesg | grep -i '"
+                    + (port ? subject.substring(0, subject.indexOf(':')) : subject) + "')";
+            if (times.size() >= failDrops) out.add(Finding.of(id, Severity.FAIL, subject, observed, expected, fix));
+            else if (!times.isEmpty()) out.add(Finding.of(id, Severity.WARN, subject, observed, expected, fix));
+            else out.add(Finding.pass(id, subject, observed, expected));
+        });
+        return out;
+    }
+
+    @Override
+    public int held() {
+        return drops.size() + drops.values().stream().mapToInt(Deque::size).sum();
+    }
+
+    /** The netdev for carrier lines, DEVICE:PORT (RdmaPort.ref()) for port-state lines. */
+    private static String subject(LinkEvent e) {
+        return e.port() == 0 ? e.device() : e.device() + ":" + e.port();
+    }
+
+    private static boolean isDrop(LinkEvent e) {
+        return e.port() == 0 ? e.state().equalsIgnoreCase("down") : !e.state().equalsIgnoreCase("ACTIVE");
+    }
+}

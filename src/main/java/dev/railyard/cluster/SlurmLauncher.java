@@ -1,0 +1,210 @@
+package dev.railyard.cluster;
+
+import dev.railyard.model.ClusterSpec;
+import dev.railyard.platform.CommandRunner;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Runs Railyard on nodes as Slurm job steps: {@code srun -w NODE} inside the allocation this process runs in
+ * (SLURM_JOB_ID set), or inside one it asks for itself with {@code salloc --no-shell} and cancels on close. Node
+ * names in the spec are Slurm's node names. Railyard is either at a path every node sees (a shared directory) or a
+ * bundle spread with {@code sbcast} and unpacked into each node's cache.
+ */
+public final class SlurmLauncher implements Launcher {
+
+    private static final Pattern GRANTED = Pattern.compile("Granted job allocation (\\d+)");
+    private static final Duration SALLOC_WAIT = Duration.ofSeconds(60);
+
+    private final ClusterSpec spec;
+    private final RemoteRailyard railyard;
+    private final Map<String, String> environment;
+    private final CommandRunner runner;
+    private final boolean ownAllocation;
+    private volatile String jobId;
+    private volatile Optional<String> broadcast = Optional.empty();
+    private final Map<String, String> railyardOnNode = new ConcurrentHashMap<>();
+    private final RunningSteps running = new RunningSteps();
+
+    /**
+     * {@code environment} is the whole environment Slurm's commands get (System.getenv() for a user; tests add
+     * SLURM_CONF). With SLURM_JOB_ID in it, steps run in that allocation; without, the first step asks for one.
+     */
+    public SlurmLauncher(ClusterSpec spec, RemoteRailyard railyard, Map<String, String> environment,
+                         CommandRunner runner) {
+        this.spec = spec;
+        this.railyard = railyard;
+        this.environment = Map.copyOf(environment);
+        this.runner = runner;
+        this.jobId = environment.get("SLURM_JOB_ID");
+        this.ownAllocation = jobId == null;
+    }
+
+    @Override
+    public String name() {
+        return "slurm";
+    }
+
+    /** The allocation steps run in: this process's, or one asked for with salloc over every node of the spec. */
+    synchronized String allocation() {
+        if (jobId != null) return jobId;
+        List<String> nodes = spec.nodes().stream().map(ClusterSpec.Node::name).toList();
+        List<String> argv = List.of("salloc", "--no-shell", "--nodes=" + nodes.size(), "-w", String.join(",", nodes),
+                "--job-name=railyard-validate", "--immediate=" + SALLOC_WAIT.toSeconds());
+        CommandRunner.Result r = runner.run(argv, SALLOC_WAIT.plusSeconds(30), Path.of("."), extraEnvironment());
+        Matcher m = GRANTED.matcher(r.stderr() + r.stdout());
+        if (!r.ok() || !m.find()) {
+            throw new IllegalStateException(r.notFound() ? "cannot run salloc: " + r.startError()
+                    + " (install the Slurm client, slurm-client)" : "salloc got no allocation: " + r.stderr().strip());
+        }
+        jobId = m.group(1);
+        return jobId;
+    }
+
+    @Override
+    public StepResult prepare(ClusterSpec.Node node, Duration timeout) throws InterruptedException {
+        String job;
+        try {
+            job = allocation();
+        } catch (IllegalStateException e) {
+            return new StepResult(node.name(), List.of(), StepStatus.UNREACHABLE, -1, "", "", Duration.ZERO,
+                    e.getMessage());
+        }
+        return switch (railyard) {
+            case RemoteRailyard.AtPath p -> {
+                railyardOnNode.put(node.name(), p.path());
+                yield execute(node, job, List.of(), List.of(p.path(), "--version"), timeout);
+            }
+            case RemoteRailyard.FromBundle b -> prepareBundle(node, job, b.bundle(), timeout);
+        };
+    }
+
+    private StepResult prepareBundle(ClusterSpec.Node node, String job, Bundle bundle, Duration timeout)
+            throws InterruptedException {
+        long start = System.nanoTime();
+        StepResult probe = execute(node, job, List.of(), List.of("sh", "-c", NodeCache.PROBE, "railyard-probe",
+                bundle.hash()), timeout);
+        if (probe.status() != StepStatus.EXITED) return probe;
+        var answer = NodeCache.parse(probe.stdout());
+        if (probe.exitCode() != 0 || answer.isEmpty()) {
+            return RunningSteps.failed(node, probe, "could not find the cache directory on " + node.name() + ": "
+                    + (probe.stdout() + probe.stderr()).strip());
+        }
+        if (answer.get().present()) {
+            railyardOnNode.put(node.name(), answer.get().railyard());
+            return RunningSteps.done(node, start, "bundle " + bundle.hash() + " already at " + answer.get().dir());
+        }
+        String copy;
+        try {
+            copy = broadcast(job, bundle, timeout);
+        } catch (IllegalStateException e) {
+            return new StepResult(node.name(), List.of(), StepStatus.LAUNCH_FAILED, -1, "", "", Duration.ZERO,
+                    e.getMessage());
+        }
+        StepResult unpack = execute(node, job, List.of(), List.of("sh", "-c", NodeCache.UNPACK, "railyard-unpack",
+                answer.get().dir(), copy), timeout);
+        if (unpack.status() != StepStatus.EXITED) return unpack;
+        if (unpack.exitCode() != 0) {
+            return RunningSteps.failed(node, unpack, "unpacking the bundle on " + node.name() + " failed: "
+                    + unpack.stderr().strip());
+        }
+        railyardOnNode.put(node.name(), answer.get().railyard());
+        return RunningSteps.done(node, start, "copied bundle " + bundle.hash() + " to " + answer.get().dir()
+                + " (sbcast)");
+    }
+
+    /** sbcast copies to every node of the allocation at once, so it runs once per launcher. */
+    private synchronized String broadcast(String job, Bundle bundle, Duration timeout) {
+        if (broadcast.isPresent()) return broadcast.get();
+        String target = "/tmp/railyard-bundle-" + bundle.hash() + ".tar.gz";
+        CommandRunner.Result r = runner.run(List.of("sbcast", "--jobid=" + job, "--force",
+                bundle.tarball().toString(), target), timeout, Path.of("."), extraEnvironment());
+        if (!r.ok()) {
+            throw new IllegalStateException("sbcast of the bundle failed: "
+                    + (r.notFound() ? r.startError() : r.stderr().strip()));
+        }
+        broadcast = Optional.of(target);
+        return target;
+    }
+
+    @Override
+    public StepResult run(ClusterSpec.Node node, List<String> railyardArgs, Duration timeout)
+            throws InterruptedException {
+        String program = railyardOnNode.get(node.name());
+        if (program == null) {
+            StepResult prepared = prepare(node, timeout);
+            if (!RunningSteps.prepared(prepared)) return prepared;
+            program = railyardOnNode.get(node.name());
+        }
+        return execute(node, jobId, railyardArgs, withProgram(program, railyardArgs), timeout);
+    }
+
+    @Override
+    public RemoteProcess start(ClusterSpec.Node node, List<String> railyardArgs, Duration timeout)
+            throws InterruptedException {
+        String program = railyardOnNode.get(node.name());
+        if (program == null) {
+            StepResult prepared = prepare(node, timeout);
+            if (!RunningSteps.prepared(prepared)) return RunningSteps.ended(prepared);
+            program = railyardOnNode.get(node.name());
+        }
+        try {
+            return running.track(start(node, jobId, railyardArgs, withProgram(program, railyardArgs), timeout));
+        } catch (IOException e) {
+            return RunningSteps.ended(launchFailed(node, railyardArgs, e));
+        }
+    }
+
+    private StepResult execute(ClusterSpec.Node node, String job, List<String> shownArgs, List<String> argv,
+                               Duration timeout) throws InterruptedException {
+        WrappedStep step;
+        try {
+            step = start(node, job, shownArgs, argv, timeout);
+        } catch (IOException e) {
+            return launchFailed(node, shownArgs, e);
+        }
+        return running.await(step, timeout);
+    }
+
+    private WrappedStep start(ClusterSpec.Node node, String job, List<String> shownArgs, List<String> argv,
+                              Duration timeout) throws IOException {
+        SrunStep srun = new SrunStep(job, node.name());
+        return WrappedStep.start(node.name(), shownArgs, srun, srun.argv(argv, timeout), extraEnvironment());
+    }
+
+    /** The environment Slurm's commands run with (put over this process's own, which it normally equals). */
+    private Map<String, String> extraEnvironment() {
+        return environment;
+    }
+
+    private static List<String> withProgram(String program, List<String> args) {
+        List<String> argv = new ArrayList<>(List.of(program));
+        argv.addAll(args);
+        return argv;
+    }
+
+    private static StepResult launchFailed(ClusterSpec.Node node, List<String> args, IOException e) {
+        return new StepResult(node.name(), args, StepStatus.LAUNCH_FAILED, -1, "", "", Duration.ZERO,
+                "could not start srun: " + e.getMessage() + " (install the Slurm client, slurm-client)");
+    }
+
+    /** Stops every step still running; gives back the allocation this launcher asked for. */
+    @Override
+    public void close() {
+        running.closeAll();
+        String job = jobId;
+        if (ownAllocation && job != null) {
+            runner.run(List.of("scancel", job), Duration.ofSeconds(30), Path.of("."), extraEnvironment());
+            jobId = null;
+        }
+    }
+}

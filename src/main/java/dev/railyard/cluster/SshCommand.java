@@ -1,0 +1,67 @@
+package dev.railyard.cluster;
+
+import dev.railyard.model.SshOptions;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The {@code ssh} argv for one node. Only what the spec sets is passed; everything else (and host key checking
+ * above all) is the user's ssh_config's to decide. BatchMode because no one is there to type a password or answer a
+ * host-key question; keep-alives so a host that dies mid-step is noticed within about 15 seconds.
+ */
+record SshCommand(String ssh, String address, SshOptions options) implements WrappedStep.Transport {
+
+    private static final Pattern HOST = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?");
+    static final Duration MAX_CONNECT = Duration.ofSeconds(10);
+
+    SshCommand {
+        // spec.SpecMapper checks addresses already; this guards every other caller: no option can pose as a host
+        if (!HOST.matcher(address).matches()) {
+            throw new IllegalArgumentException("not a host name or IPv4 address: \"" + address + "\"");
+        }
+    }
+
+    List<String> argv(String remoteCommand, Duration stepTimeout) {
+        List<String> argv = new ArrayList<>(List.of(ssh, "-T", "-o", "BatchMode=yes",
+                "-o", "ConnectTimeout=" + connectSeconds(stepTimeout),
+                "-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3"));
+        options.configFile().ifPresent(f -> argv.addAll(List.of("-F", expandHome(f))));
+        options.user().ifPresent(u -> argv.addAll(List.of("-l", u)));
+        options.port().ifPresent(p -> argv.addAll(List.of("-p", Integer.toString(p))));
+        options.identityFile().ifPresent(f -> argv.addAll(List.of("-i", expandHome(f), "-o", "IdentitiesOnly=yes")));
+        options.knownHosts().ifPresent(f -> argv.addAll(List.of("-o", "UserKnownHostsFile=" + expandHome(f))));
+        argv.addAll(List.of("--", address, remoteCommand));
+        return argv;
+    }
+
+    @Override
+    public String where() {
+        return address;
+    }
+
+    /** ssh exits 255 when ssh itself failed; railyard never uses that code. */
+    @Override
+    public Optional<String> unreachable(int exitCode, String stderr) {
+        return exitCode == 255 ? Optional.of(SshFailure.describe(stderr, this)) : Optional.empty();
+    }
+
+    /** The scp-free way to name this host in a fix the user can paste ("ssh-keyscan -p 2222 10.0.0.3"). */
+    String keyscanCommand() {
+        return "ssh-keyscan " + options.port().map(p -> "-p " + p + " ").orElse("") + address
+                + " >> " + options.knownHosts().orElse("~/.ssh/known_hosts");
+    }
+
+    private static long connectSeconds(Duration stepTimeout) {
+        return Math.max(1, Math.min(MAX_CONNECT.toSeconds(), stepTimeout.toSeconds()));
+    }
+
+    static String expandHome(String path) {
+        if (!path.startsWith("~/")) return path;
+        return Path.of(System.getProperty("user.home")).resolve(path.substring(2)).toString();
+    }
+}

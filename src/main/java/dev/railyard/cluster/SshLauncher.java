@@ -1,0 +1,162 @@
+package dev.railyard.cluster;
+
+import dev.railyard.model.ClusterSpec;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Runs Railyard on nodes through the OpenSSH client: user, port, key and ssh_config from the spec's {@code ssh}
+ * sections, everything else (host key checking first) from the user's ssh_config. Every remote command is an argv
+ * list quoted word by word for the remote shell ({@link PosixShellWords}) and runs under {@link ProcessGroupWrapper},
+ * so a step killed at its timeout takes its whole remote process tree with it.
+ */
+public final class SshLauncher implements Launcher {
+
+    private final ClusterSpec spec;
+    private final RemoteRailyard railyard;
+    private final String ssh;
+    private final Map<String, String> railyardOnNode = new ConcurrentHashMap<>();
+    private final RunningSteps running = new RunningSteps();
+
+    public SshLauncher(ClusterSpec spec, RemoteRailyard railyard) {
+        this(spec, railyard, "ssh");
+    }
+
+    /** {@code ssh} is the client program (tests and odd installs name it). */
+    public SshLauncher(ClusterSpec spec, RemoteRailyard railyard, String ssh) {
+        this.spec = spec;
+        this.railyard = railyard;
+        this.ssh = ssh;
+    }
+
+    @Override
+    public String name() {
+        return "ssh";
+    }
+
+    @Override
+    public StepResult prepare(ClusterSpec.Node node, Duration timeout) throws InterruptedException {
+        return switch (railyard) {
+            case RemoteRailyard.AtPath p -> {
+                railyardOnNode.put(node.name(), p.path());
+                yield execute(node, List.of(), List.of(p.path(), "--version"), timeout);
+            }
+            case RemoteRailyard.FromBundle b -> prepareBundle(node, b.bundle(), timeout);
+        };
+    }
+
+    private StepResult prepareBundle(ClusterSpec.Node node, Bundle bundle, Duration timeout)
+            throws InterruptedException {
+        long start = System.nanoTime();
+        StepResult probe = execute(node, List.of(), List.of("sh", "-c", NodeCache.PROBE, "railyard-probe",
+                bundle.hash()), timeout);
+        if (probe.status() != StepStatus.EXITED) return probe;
+        var answer = NodeCache.parse(probe.stdout());
+        if (probe.exitCode() != 0 || answer.isEmpty()) {
+            return RunningSteps.failed(node, probe, "could not find the cache directory on " + node.name() + ": "
+                    + (probe.stdout() + probe.stderr()).strip());
+        }
+        String dir = answer.get().dir();
+        if (answer.get().present()) {
+            railyardOnNode.put(node.name(), answer.get().railyard());
+            return RunningSteps.done(node, start, "bundle " + bundle.hash() + " already at " + dir);
+        }
+        Duration left = timeout.minus(Duration.ofNanos(System.nanoTime() - start));
+        StepResult copy = copy(node, bundle, dir, left);
+        if (!copy.completed() || copy.exitCode() != 0) {
+            return copy.status() == StepStatus.EXITED
+                    ? RunningSteps.failed(node, copy, "copying the bundle to " + node.name() + ":" + dir + " failed: "
+                            + copy.stderr().strip())
+                    : copy;
+        }
+        railyardOnNode.put(node.name(), dir + "/bin/railyard");
+        return RunningSteps.done(node, start, "copied bundle " + bundle.hash() + " to " + dir);
+    }
+
+    /** ssh with the tarball as stdin; not under the wrapper, whose stdin is its kill signal. */
+    private StepResult copy(ClusterSpec.Node node, Bundle bundle, String dir, Duration timeout)
+            throws InterruptedException {
+        SshCommand command = command(node);
+        String remote = PosixShellWords.join(List.of("sh", "-c", NodeCache.UNPACK, "railyard-unpack", dir, "-"));
+        WrappedStep step;
+        try {
+            step = WrappedStep.feeding(node.name(), command, command.argv(remote, timeout), bundle.tarball());
+        } catch (IOException e) {
+            return launchFailed(node, List.of(), e);
+        }
+        return running.await(step, timeout);
+    }
+
+    @Override
+    public StepResult run(ClusterSpec.Node node, List<String> railyardArgs, Duration timeout)
+            throws InterruptedException {
+        String program = railyardOnNode.get(node.name());
+        if (program == null) {
+            StepResult prepared = prepare(node, timeout);
+            if (!RunningSteps.prepared(prepared)) return prepared;
+            program = railyardOnNode.get(node.name());
+        }
+        return execute(node, railyardArgs, withProgram(program, railyardArgs), timeout);
+    }
+
+    @Override
+    public RemoteProcess start(ClusterSpec.Node node, List<String> railyardArgs, Duration timeout)
+            throws InterruptedException {
+        String program = railyardOnNode.get(node.name());
+        if (program == null) {
+            StepResult prepared = prepare(node, timeout);
+            if (!RunningSteps.prepared(prepared)) return RunningSteps.ended(prepared);
+            program = railyardOnNode.get(node.name());
+        }
+        try {
+            return running.track(start(node, railyardArgs, withProgram(program, railyardArgs), timeout));
+        } catch (IOException e) {
+            return RunningSteps.ended(launchFailed(node, railyardArgs, e));
+        }
+    }
+
+    /** Runs any argv on the node under the wrapper and waits; the report shows {@code shownArgs}. */
+    StepResult execute(ClusterSpec.Node node, List<String> shownArgs, List<String> remoteArgv, Duration timeout)
+            throws InterruptedException {
+        WrappedStep step;
+        try {
+            step = start(node, shownArgs, remoteArgv, timeout);
+        } catch (IOException e) {
+            return launchFailed(node, shownArgs, e);
+        }
+        return running.await(step, timeout);
+    }
+
+    WrappedStep start(ClusterSpec.Node node, List<String> shownArgs, List<String> remoteArgv, Duration timeout)
+            throws IOException {
+        SshCommand command = command(node);
+        return WrappedStep.start(node.name(), shownArgs, command,
+                command.argv(ProcessGroupWrapper.remoteCommand(remoteArgv), timeout));
+    }
+
+    SshCommand command(ClusterSpec.Node node) {
+        return new SshCommand(ssh, node.address(), spec.sshFor(node));
+    }
+
+    private static List<String> withProgram(String program, List<String> args) {
+        List<String> argv = new ArrayList<>(List.of(program));
+        argv.addAll(args);
+        return argv;
+    }
+
+    private StepResult launchFailed(ClusterSpec.Node node, List<String> args, IOException e) {
+        return new StepResult(node.name(), args, StepStatus.LAUNCH_FAILED, -1, "", "", Duration.ZERO,
+                "could not start " + ssh + ": " + e.getMessage() + " (install openssh-client)");
+    }
+
+    /** Stops every step still running, each with its remote process group. */
+    @Override
+    public void close() {
+        running.closeAll();
+    }
+}

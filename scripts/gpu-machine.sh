@@ -141,8 +141,10 @@ phase_validate() {
 # 1 s sampling (CPU ticks and RSS from /proc), checked with promtool when .device/promtool travelled along.
 phase_agent() {
   local port=19410 f="$logs/agent-footprint.txt"
-  "$java" -Xlog:disable -XX:+UseSerialGC -Xmx64m -jar "$jar" agent --listen 127.0.0.1:$port --interval 1s \
-    >"$logs/agent.err" 2>&1 &
+  # AGENT_JVM: the JVM flags to compare (default: what ./railyard gives the agent)
+  # shellcheck disable=SC2086
+  "$java" -Xlog:disable -XX:+UseSerialGC ${AGENT_JVM:--XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xms8m -Xmx64m -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=24m -Xss512k} \
+    -jar "$jar" agent --listen 127.0.0.1:$port --interval 1s >"$logs/agent.err" 2>&1 &
   local pid=$!
   for _ in $(seq 150); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
   sleep 5
@@ -164,6 +166,16 @@ phase_agent() {
   } >"$f" 2>&1
   kill "$pid"; wait "$pid" 2>/dev/null
   "$java" -Xlog:disable -XX:+UseSerialGC -jar "$jar" agent --once >"$logs/agent-once.txt" 2>&1; echo "rc=$?" >>"$logs/agent-once.txt"
+}
+
+# Where inventory's time goes (--timings on stderr), five runs, beside nvidia-smi -q.
+phase_timings() {
+  local f="$logs/inventory-timings.txt"
+  for i in 1 2 3 4 5; do
+    echo "== run $i" >>"$f"
+    t=$(date +%s%N); ry inventory --format json --timings >/dev/null 2>>"$f"; echo "railyard wall ms: $(ms "$t")" >>"$f"
+    t=$(date +%s%N); nvidia-smi -q >/dev/null 2>&1; echo "nvidia-smi -q wall ms: $(ms "$t")" >>"$f"
+  done
 }
 
 for p in "$@"; do

@@ -28,6 +28,10 @@ public final class GpuCollector {
     private final Supplier<NvmlLoad> nvml;
     private final boolean captured;
     private final boolean keepOpen;
+    /** At one sample a second, once a minute. */
+    static final int LINK_ERRORS_EVERY = 60;
+    private final java.util.Map<String, Reading<List<Gpu.NvLinkErrors>>> lastLinkErrors = new java.util.HashMap<>();
+    private long collections;
     private final Timings timings;
     private NvmlLoad session;
 
@@ -74,7 +78,8 @@ public final class GpuCollector {
         return switch (load) {
             case NvmlLoad.Ready(FfmNvml lib) -> {
                 try {
-                    yield timings.time("NVML reads", () -> fromNvml(lib, pci));
+                    yield timings.time("NVML reads", () -> keepOpen ? withLinkErrorsOnceAMinute(lib, pci)
+                            : fromNvml(lib, pci, false));
                 } finally {
                     if (!keepOpen) timings.time("NVML shutdown", lib::close);
                 }
@@ -85,13 +90,31 @@ public final class GpuCollector {
         };
     }
 
+    /**
+     * The agent's reads: the NVLink error counters (four NVML calls per link) every {@link #LINK_ERRORS_EVERY}th
+     * collection, the last ones read in between, so the series stay continuous without paying for them every second.
+     */
+    private synchronized GpuInventory withLinkErrorsOnceAMinute(FfmNvml lib, List<PciDevice> pci) {
+        boolean due = collections++ % LINK_ERRORS_EVERY == 0;
+        GpuInventory read = fromNvml(lib, pci, due);
+        if (due) {
+            lastLinkErrors.clear();
+            read.gpus().forEach(g -> lastLinkErrors.put(g.pciAddress(), g.nvlinkErrors()));
+            return read;
+        }
+        List<Gpu> gpus = read.gpus().stream()
+                .map(g -> lastLinkErrors.containsKey(g.pciAddress()) ? g.withNvlinkErrors(lastLinkErrors.get(g.pciAddress())) : g)
+                .toList();
+        return new GpuInventory(read.nvml(), gpus);
+    }
+
     private synchronized NvmlLoad session() {
         if (!(session instanceof NvmlLoad.Ready)) session = nvml.get();
         return session;
     }
 
-    private static GpuInventory fromNvml(FfmNvml lib, List<PciDevice> pci) {
-        Reading<List<Gpu>> listed = lib.gpus();
+    private static GpuInventory fromNvml(FfmNvml lib, List<PciDevice> pci, boolean withLinkErrors) {
+        Reading<List<Gpu>> listed = lib.gpus(withLinkErrors);
         List<Gpu> gpus = new ArrayList<>(listed.orElse(List.of()));
         String why = switch (listed) {
             case Reading.Present<List<Gpu>> p -> "NVML does not list this GPU (fallen off the bus, or not bound to nvidia)";

@@ -41,6 +41,13 @@ public record Gpu(
                 Reading.absent("NVLink error counters are read through NVML only (source " + source + ")"));
     }
 
+    /** The same GPU with other NVLink error counters (the agent keeps the last ones it read between re-reads). */
+    public Gpu withNvlinkErrors(Reading<List<NvLinkErrors>> errors) {
+        return new Gpu(index, pciAddress, source, name, uuid, memory, temperatureC, slowdownTemperatureC, powerWatts,
+                powerLimitWatts, smClockMhz, clockEvents, ecc, remappedRows, pcieLink, nvlinks, persistenceMode,
+                pcieReplays, errors);
+    }
+
     /** One NVLink's data-link error counters (nvmlNvLinkErrorCounter_t): replays, recoveries, CRC flit and data. */
     public record NvLinkErrors(int link, long replay, long recovery, long crcFlit, long crcData) {}
 

@@ -25,10 +25,16 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  */
 final class NvmlDeviceReader {
 
-    private final NvmlFunctions f;
+    /** Why a reading of the NVLink error counters is absent when they were not asked for. */
+    static final String LINK_ERRORS_NOT_READ =
+            "NVLink error counters not read (144 NVML calls on an 8 x 18-link node: the agent reads them once a minute)";
 
-    NvmlDeviceReader(NvmlFunctions functions) {
+    private final NvmlFunctions f;
+    private final boolean linkErrors;
+
+    NvmlDeviceReader(NvmlFunctions functions, boolean linkErrors) {
         this.f = functions;
+        this.linkErrors = linkErrors;
     }
 
     Gpu read(int index) {
@@ -56,7 +62,7 @@ final class NvmlDeviceReader {
                     nvlinks(arena, dev),
                     uint(arena, dev, NvmlSymbol.DEVICE_GET_PERSISTENCE_MODE).map(m -> m == NvmlLayouts.FEATURE_ENABLED),
                     uint(arena, dev, NvmlSymbol.DEVICE_GET_PCIE_REPLAY_COUNTER).map(Integer::toUnsignedLong),
-                    nvlinkErrors(arena, dev));
+                    linkErrors ? nvlinkErrors(arena, dev) : Reading.absent(LINK_ERRORS_NOT_READ));
         }
     }
 

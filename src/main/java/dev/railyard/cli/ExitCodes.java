@@ -1,8 +1,10 @@
 package dev.railyard.cli;
 
 import dev.railyard.model.Finding;
+import dev.railyard.model.NodeStatus;
 import dev.railyard.model.RailyardException;
 import dev.railyard.model.Severity;
+import dev.railyard.model.ValidationReport;
 import dev.railyard.nativelib.NativeCallException;
 import dev.railyard.nativelib.NativeFailure;
 import picocli.CommandLine;
@@ -28,6 +30,18 @@ public final class ExitCodes {
     /** The one rule from findings to an exit code: any FAIL is 1, anything else 0 (WARN and UNKNOWN inform). */
     public static int of(List<Finding> findings) {
         return findings.stream().anyMatch(f -> f.severity() == Severity.FAIL) ? FAIL_FINDING : OK;
+    }
+
+    /**
+     * validate's rule: a FAIL is 1, and so is a run that stopped before it finished (what it did not measure cannot
+     * pass); a node that could not be reached, timed out or failed to run its steps is 3, since a script that goes on
+     * after exit 0 must be able to trust every node was proven. UNKNOWN readings on nodes that did run (no GPU on this
+     * machine) inform, as with {@code check}.
+     */
+    public static int of(ValidationReport report) {
+        if (report.severity() == Severity.FAIL || !report.complete()) return FAIL_FINDING;
+        if (report.nodes().stream().anyMatch(n -> n.status() != NodeStatus.COMPLETED)) return PREREQUISITE;
+        return OK;
     }
 
     static final class ExceptionHandler implements CommandLine.IExecutionExceptionHandler {

@@ -61,8 +61,9 @@ import java.util.concurrent.TimeUnit;
                 "Each node gets its spec inline (check --spec-base64: the file gzipped and base64url-encoded), so "
                         + "nothing has to be copied first. Every result is stored as it comes (see 'railyard history'); "
                         + "Ctrl-C stops the remote steps and still writes the report of what was measured."},
-        footer = {"", "Exit codes: 0 no FAIL (UNKNOWN is said loudly, but is not a failure), 1 at least one FAIL,",
-                "2 usage or spec error, 3 a prerequisite missing.",
+        footer = {"", "Exit codes: 0 every node proven and no FAIL (an UNKNOWN reading is said loudly), 1 at least one",
+                "FAIL or an interrupted run, 2 usage or spec error, 3 a prerequisite missing or a node not proven",
+                "(unreachable, timed out).",
                 "", "Examples:",
                 "  railyard validate                       # this machine, one report directory",
                 "  railyard validate --spec cluster.yaml   # every node over ssh",
@@ -181,7 +182,7 @@ public final class ValidateCommand implements Callable<Integer> {
                 // the hook runs now and waits for the report written above
             }
         }
-        return report.severity() == Severity.FAIL ? ExitCodes.FAIL_FINDING : ExitCodes.OK;
+        return ExitCodes.of(report);
     }
 
     private void print(PrintWriter stdout, PrintWriter err, ValidationReport report, List<Path> files, Path dir) {

@@ -15,7 +15,7 @@ import java.util.Locale;
 /**
  * validate's summary for people: nodes and how far each got, the culprits with evidence and fix, every finding that
  * is not a PASS (PASSes are counted; the report files hold them all), and the verdict. UNKNOWN is spelled out: it
- * exits 0 but is not a pass.
+ * is not a pass, and its exit code (ExitCodes.of) says whether a node or the run itself was left unproven.
  */
 final class ValidateText {
 
@@ -56,14 +56,23 @@ final class ValidateText {
 
     static String verdict(ValidationReport r) {
         Severity s = r.severity();
+        int exit = ExitCodes.of(r);
         String took = r.finishedAt().map(f -> " in " + seconds(Duration.between(r.startedAt(), f))).orElse("");
+        List<String> notDone = r.nodes().stream().filter(n -> n.status() != NodeStatus.COMPLETED)
+                .map(n -> n.node() + " " + n.status().name().toLowerCase(Locale.ROOT).replace('_', ' ')).toList();
+        // Whatever the worst finding, a run that left nodes or steps unproven says so first: it is not a pass.
+        String unproven = (r.complete() ? "" : "the run was interrupted; ")
+                + (notDone.isEmpty() ? "" : "not proven: " + String.join(", ", notDone) + "; ");
+        String notAPass = exit == 0 ? "" : ", NOT a pass";
         return switch (s) {
-            case FAIL -> "VERDICT: FAIL" + took + " (exit 1): fix the FAIL findings above, worst first.";
-            case UNKNOWN -> "VERDICT: UNKNOWN" + took + " (exit 0, but NOT a pass): "
-                    + (r.complete() ? "" : "the run was interrupted; ")
+            case FAIL -> "VERDICT: FAIL" + took + " (exit " + exit + "): " + unproven
+                    + "fix the FAIL findings above, worst first.";
+            case UNKNOWN -> "VERDICT: UNKNOWN" + took + " (exit " + exit + ", NOT a pass): " + unproven
                     + "some things could not be judged; read the UNKNOWN findings above for why.";
-            case WARN -> "VERDICT: WARN" + took + " (exit 0): no FAIL, but read the warnings." + skipped(r);
-            case PASS, INFO -> "VERDICT: PASS" + took + " (exit 0)." + skipped(r);
+            case WARN -> "VERDICT: WARN" + took + " (exit " + exit + notAPass + "): " + unproven
+                    + "no FAIL, but read the warnings." + skipped(r);
+            case PASS, INFO -> unproven.isEmpty() ? "VERDICT: PASS" + took + " (exit 0)." + skipped(r)
+                    : "VERDICT: UNKNOWN" + took + " (exit " + exit + ", NOT a pass): " + unproven.substring(0, unproven.length() - 2) + ".";
         };
     }
 

@@ -106,7 +106,8 @@ class ValidateOverSshTest {
             assertThat(statuses).containsExactly("h1 COMPLETED", "h2 COMPLETED", "h3 UNREACHABLE", "h4 COMPLETED");
             assertThat(r.report().get("nodes").get(2).get("detail").asText())
                     .contains("ssh: connect to host " + cluster.node("h3").address() + " port 22: Connection refused");
-            assertThat(r.out()).contains("h3    UNREACHABLE");
+            assertThat(r.out()).contains("h3    UNREACHABLE").contains("not proven: h3 unreachable");
+            assertThat(r.code()).as("an unproven node is not a pass for scripts either").isEqualTo(3);
         } finally {
             cluster.verb("start-sshd", "h3");
         }

@@ -48,12 +48,27 @@ public final class BundleBuilder {
 
     static final String MAIN_CLASS = "dev.railyard.cli.Main";
 
+    /**
+     * bin/railyard. Flags as the checkout's launcher chooses them: short commands stop at the C1 compiler, benchmarks
+     * and diagnose get the optimising one, the agent stays small; the ahead-of-time class cache that the node makes
+     * when it unpacks the bundle ({@link NodeCache#UNPACK}) halves every later start (validate starts Railyard once
+     * per step on every node: on the 8-host test cluster a pair test's JVM starts were most of its time).
+     */
     static final String START_SCRIPT = """
             #!/bin/sh
             # Railyard from a bundle: its own Java runtime; nothing else is needed on this machine.
             here="$(cd "$(dirname "$0")/.." && pwd)"
-            exec "$here/runtime/bin/java" -Xlog:disable -Xlog:all=off -XX:+UseSerialGC \\
-              --enable-native-access=ALL-UNNAMED -cp "$here/app/*" %s "$@"
+            case "${1:-}" in
+              bench|validate|diagnose) tier="" ;;
+              agent) tier="-XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xms8m -Xmx64m -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=24m -Xss512k" ;;
+              *) tier="-XX:TieredStopAtLevel=1" ;;
+            esac
+            if [ -f "$here/railyard.aot" ]; then
+              exec "$here/runtime/bin/java" -Xlog:disable -Xlog:all=off -XX:+UseSerialGC $tier \
+                -XX:AOTCache="$here/railyard.aot" --enable-native-access=ALL-UNNAMED -cp "$here/app/*" %1$s "$@"
+            fi
+            exec "$here/runtime/bin/java" -Xlog:disable -Xlog:all=off -XX:+UseSerialGC $tier \
+              --enable-native-access=ALL-UNNAMED -cp "$here/app/*" %1$s "$@"
             """.formatted(MAIN_CLASS);
 
     private static final Duration JLINK_TIMEOUT = Duration.ofMinutes(5);

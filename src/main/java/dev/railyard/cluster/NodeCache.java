@@ -15,7 +15,10 @@ final class NodeCache {
 
     /**
      * {@code sh -c UNPACK railyard-unpack DIR TARBALL} ({@code -} for stdin): unpacks next to DIR and renames it into
-     * place, so no half copy is ever run; a copy that lost a race to another finished one is dropped.
+     * place, so no half copy is ever run; a copy that lost a race to another finished one is dropped. Then, once per
+     * node and version, one training run of {@code inventory} (read-only) records the ahead-of-time class cache that
+     * bin/railyard uses from then on; it is made in place (the cache remembers the jars' paths) under a temporary name,
+     * and a failed training leaves no cache, only slower starts.
      */
     static final String UNPACK = String.join("\n",
             "set -e",
@@ -24,7 +27,12 @@ final class NodeCache {
             "mkdir -p \"$t\"",
             "tar -xzf \"$2\" -C \"$t\"",
             "[ -x \"$t/bin/railyard\" ]",
-            "[ -d \"$d\" ] || mv \"$t\" \"$d\"");
+            "[ -d \"$d\" ] || mv \"$t\" \"$d\"",
+            "[ -f \"$d/railyard.aot\" ] || { \"$d/runtime/bin/java\" -XX:AOTCacheOutput=\"$d/railyard.aot.$$\""
+                    + " -Xlog:disable -Xlog:all=off -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
+                    + " --enable-native-access=ALL-UNNAMED -cp \"$d/app/*\" dev.railyard.cli.Main inventory --format json"
+                    + " >/dev/null 2>&1 </dev/null && mv \"$d/railyard.aot.$$\" \"$d/railyard.aot\""
+                    + " || rm -f \"$d/railyard.aot.$$\"; }");
 
     /** A directory the probe may print: absolute, nothing a shell or ssh would read specially. */
     static final Pattern DIR = Pattern.compile("/[A-Za-z0-9_./@+,=:-]*");

@@ -78,6 +78,20 @@ class SshLauncherTest {
             assertThat(version.status()).as(version.stderr()).isEqualTo(StepStatus.EXITED);
             assertThat(version.exitCode()).isZero();
             assertThat(version.stdout()).contains("railyard");
+
+            // The class cache trained at unpack time is there, and bin/railyard's flags fit it: with AOTMode=on
+            // the JVM refuses to start on a cache it cannot use (other flags, other jar paths).
+            assertThat(onNode.resolve("railyard.aot")).isNotEmptyFile();
+            try (var left = Files.list(onNode)) {
+                assertThat(left.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith("railyard.aot."));
+            }
+            ProcessBuilder strict = new ProcessBuilder(onNode.resolve("bin/railyard").toString(), "--version")
+                    .redirectErrorStream(true);
+            strict.environment().put("JDK_JAVA_OPTIONS", "-XX:AOTMode=on");
+            Process p = strict.start();
+            String out = new String(p.getInputStream().readAllBytes());
+            assertThat(p.waitFor()).as(out).isZero();
+            assertThat(out).contains("railyard");
         }
     }
 

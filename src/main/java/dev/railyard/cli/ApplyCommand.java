@@ -61,7 +61,7 @@ import java.util.concurrent.Callable;
                 "  railyard apply --spec cluster.yaml --node gpuserver1",
                 "  railyard apply --spec cluster.yaml --node gpuserver1 --apply --restart-network",
                 "  railyard apply --undo",
-                "  railyard apply --spec cluster.yaml --nodes all               # every node's diff, over ssh",
+                "  railyard apply --spec cluster.yaml --nodes all",
                 "  railyard apply --spec cluster.yaml --nodes n1,n2 --launcher slurm --apply"})
 public final class ApplyCommand implements Callable<Integer> {
 

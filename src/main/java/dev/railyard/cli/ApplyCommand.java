@@ -1,5 +1,6 @@
 package dev.railyard.cli;
 
+import dev.railyard.apply.ApplyReport;
 import dev.railyard.apply.Backups;
 import dev.railyard.apply.Change;
 import dev.railyard.apply.FollowUps;
@@ -15,8 +16,12 @@ import dev.railyard.platform.HostRoot;
 import dev.railyard.render.NodeRenderer;
 import dev.railyard.render.RenderInput;
 import dev.railyard.render.RenderedFile;
+import dev.railyard.report.Json;
+import dev.railyard.spec.SpecHandoff;
+import dev.railyard.spec.SpecReader;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -25,6 +30,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -32,7 +38,8 @@ import java.util.concurrent.Callable;
 @Command(name = "apply",
         mixinStandardHelpOptions = true,
         description = {
-                "Put the rendered configuration files in place on this node, with a diff first and a backup of each file replaced.",
+                "Put the rendered configuration files in place, with a diff first and a backup of each file replaced: "
+                        + "on this node, or with --nodes/--launcher on every node of the spec.",
                 "",
                 "Renders the node's files from the spec (the RDMA inventory under --root gives the RoCE GID index) and "
                         + "compares them with the files under --root. --dry-run (the default) prints the unified diff. "
@@ -42,22 +49,38 @@ import java.util.concurrent.Callable;
                 "",
                 "Afterwards it runs systemctl daemon-reload and sysctl --system when their files changed (on / only). "
                         + "Networking (netplan apply, nmcli) is restarted only with --restart-network, since it can cut "
-                        + "the session apply runs in. GPU settings are never touched."},
-        footer = {"", "Exit codes: 0 done (or nothing to do), 2 usage, spec or read-only file, 3 no space left.",
+                        + "the session apply runs in. GPU settings are never touched.",
+                "",
+                "With --nodes or --launcher, each node runs 'railyard apply --node ITSELF' through validate's launcher "
+                        + "(ssh by default; Railyard gets there as a bundle, or --railyard-path) and this prints each "
+                        + "node's diff, writes or undo under its name and a summary naming every node that was not "
+                        + "done. '{node}' in --root becomes each node's name (a scratch root per node)."},
+        footer = {"", "Exit codes: 0 done (or nothing to do), 2 usage, spec or read-only file, 3 no space left;",
+                "across nodes the highest of the nodes' codes, a node unreachable or timed out counting as 3.",
                 "", "Examples:",
                 "  railyard apply --spec cluster.yaml --node gpuserver1",
                 "  railyard apply --spec cluster.yaml --node gpuserver1 --apply --restart-network",
-                "  railyard apply --undo"})
+                "  railyard apply --undo",
+                "  railyard apply --spec cluster.yaml --nodes all",
+                "  railyard apply --spec cluster.yaml --nodes n1,n2 --launcher slurm --apply"})
 public final class ApplyCommand implements Callable<Integer> {
 
-    @Option(names = "--spec", paramLabel = "FILE", description = "The cluster spec (not needed with --undo).")
+    @Option(names = "--spec", paramLabel = "FILE", description = "The cluster spec (not needed with --undo on one node).")
     Path specFile;
+
+    @Option(names = "--spec-base64", paramLabel = "DATA", hidden = true,
+            description = "The spec's text gzipped and base64url-encoded: how apply across nodes hands each node its spec.")
+    String specBase64;
+
+    @Option(names = "--spec-name", paramLabel = "NAME", hidden = true,
+            description = "With --spec-base64: the spec file's name, for the headers of the rendered files.")
+    String specName;
 
     @Option(names = "--node", paramLabel = "NAME", description = "This node's name in the spec (default: the hostname under --root).")
     String node;
 
-    @Option(names = "--root", paramLabel = "DIR", defaultValue = "/", description = "Apply under DIR instead of / (default: ${DEFAULT-VALUE}).")
-    Path root;
+    @Option(names = "--root", paramLabel = "DIR", description = "Apply under DIR instead of / (default: /).")
+    String root;
 
     static final class Mode {
         @Option(names = "--dry-run", description = "Print the diff only (the default).")
@@ -73,6 +96,29 @@ public final class ApplyCommand implements Callable<Integer> {
 
     @Option(names = "--restart-network", description = "After --apply, also run netplan apply / nmcli when network files changed.")
     boolean restartNetwork;
+
+    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json",
+            description = "Output format (default: ${DEFAULT-VALUE}).")
+    FormatOption.TextOrJson format;
+
+    @Option(names = "--nodes", paramLabel = "a,b|all", split = ",",
+            description = "Apply on these nodes of the spec (all: every node), each through the launcher.")
+    List<String> nodes;
+
+    @Option(names = "--launcher", paramLabel = "local|ssh|slurm",
+            description = "How Railyard is started on the nodes with --nodes (default: ssh; alone it means --nodes all).")
+    ValidateCommand.LauncherKind launcherKind;
+
+    @Option(names = "--max-parallel", defaultValue = "32", paramLabel = "N",
+            description = "Nodes applied at once with --nodes (default: ${DEFAULT-VALUE}).")
+    int maxParallel;
+
+    @Option(names = "--step-timeout", defaultValue = "5m", paramLabel = "DUR", converter = DurationConverter.class,
+            description = "With --nodes: each node's copy of Railyard and its apply are stopped after this long (default: ${DEFAULT-VALUE}).")
+    Duration stepTimeout;
+
+    @Mixin
+    RemoteLauncherOptions remote = new RemoteLauncherOptions();
 
     @Spec
     CommandSpec spec;
@@ -90,64 +136,62 @@ public final class ApplyCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() {
-        if (!Files.isDirectory(root)) throw new RailyardException.Usage("--root " + root + " is not a directory", "");
-        TargetRoot target = new TargetRoot(root);
+    public Integer call() throws InterruptedException {
+        if (nodes != null || launcherKind != null) {
+            if (node != null) throw new RailyardException.Usage("--node names this node; across nodes use --nodes", "e.g. --nodes " + node);
+            return new ApplyOnNodes(this).run();
+        }
+        Path dir = Path.of(root == null ? "/" : root);
+        if (!Files.isDirectory(dir)) throw new RailyardException.Usage("--root " + dir + " is not a directory", "");
+        TargetRoot target = new TargetRoot(dir);
+        ApplyReport report = mode.undo ? ApplyReport.undone(Optional.ofNullable(node), dir.toString(), new Backups(target).undoLatest())
+                : diffOrApply(dir, target);
         PrintWriter out = spec.commandLine().getOut();
-        if (mode.undo) {
-            Backups.Backup b = new Backups(target).undoLatest();
-            long restored = b.entries().stream().filter(Backups.Entry::replaced).count();
-            out.println("undid " + b.name() + ": restored " + restored + " file(s), removed "
-                    + (b.entries().size() - restored) + " created file(s)");
-            out.flush();
-            return ExitCodes.OK;
-        }
-        if (specFile == null) throw new RailyardException.Usage("--spec is needed to render the files", "add --spec cluster.yaml");
-        ClusterSpec cluster = SpecFiles.load(specFile);
-        HostRoot host = isLive() ? HostRoot.live() : HostRoot.at(root);
-        String name = SpecFiles.nodeName(cluster, node != null ? node : host.read("proc/sys/kernel/hostname").optional()
-                .orElseThrow(() -> new RailyardException.Usage("no hostname under " + root, "pass --node NAME")));
-        Optional<List<RdmaDevice>> rdma = host.isDirectory("sys/class/infiniband")
-                ? Optional.of(new InfinibandCollector().collect(host)) : Optional.empty();
-        List<RenderedFile> files = NodeRenderer.all().render(cluster, name, rdma, RenderInput.DEFAULT_AGENT_PORT);
-        List<Change> changes = target.changes(files);
-        for (Change c : changes) {
-            if (c.kind() == Change.Kind.UNCHANGED) continue;
-            out.print(c.diff());
-            if (c.currentMode().isPresent() && c.currentMode().get() != c.file().mode()) {
-                out.println("mode /" + c.file().path() + ": " + String.format("%04o", c.currentMode().get()) + " -> " + c.file().modeOctal());
-            }
-        }
-        long changed = changes.stream().filter(c -> c.kind() != Change.Kind.UNCHANGED).count();
-        if (!mode.apply) {
-            out.println(changed + " of " + changes.size() + " file(s) would change under " + root
-                    + (changed > 0 ? "; run with --apply to write them" : ""));
-            out.flush();
-            return ExitCodes.OK;
-        }
-        Optional<Backups.Backup> backup = new Installer(target, clock).apply(changes);
-        out.println(changed + " of " + changes.size() + " file(s) changed under " + root
-                + backup.map(b -> "; backup " + b.dir() + " (undo: railyard apply --undo" + (isLive() ? "" : " --root " + root) + ")").orElse(""));
-        followUps(changes, out);
+        if (format == FormatOption.TextOrJson.JSON) out.println(Json.write(report));
+        else out.print(ApplyText.node(report, Optional.of("railyard apply --undo" + (isLive(dir) ? "" : " --root " + dir))));
         out.flush();
         return ExitCodes.OK;
     }
 
-    private void followUps(List<Change> changes, PrintWriter out) {
-        for (FollowUps.Step s : FollowUps.of(changes)) {
-            String cmd = String.join(" ", s.argv());
-            if (!isLive()) {
-                out.println("next on the node (" + s.why() + "): " + cmd);
-            } else if (s.network() && !restartNetwork) {
-                out.println("not restarting networking (" + s.why() + "); to do it now: " + cmd + "  (or add --restart-network)");
-            } else {
-                CommandRunner.Result r = runner.run(s.argv(), Duration.ofSeconds(120));
-                out.println((r.ok() ? "ran: " : "FAILED (" + (r.notFound() ? r.startError() : "exit " + r.exitCode()) + "): ") + cmd);
-            }
-        }
+    private ApplyReport diffOrApply(Path dir, TargetRoot target) {
+        ClusterSpec cluster = cluster();
+        HostRoot host = isLive(dir) ? HostRoot.live() : HostRoot.at(dir);
+        String name = SpecFiles.nodeName(cluster, node != null ? node : host.read("proc/sys/kernel/hostname").optional()
+                .map(String::strip).orElseThrow(() -> new RailyardException.Usage("no hostname under " + dir, "pass --node NAME")));
+        Optional<List<RdmaDevice>> rdma = host.isDirectory("sys/class/infiniband")
+                ? Optional.of(new InfinibandCollector().collect(host)) : Optional.empty();
+        List<RenderedFile> files = NodeRenderer.all().render(cluster, name, rdma, RenderInput.DEFAULT_AGENT_PORT);
+        List<Change> changes = target.changes(files);
+        if (!mode.apply) return ApplyReport.of(Optional.of(name), dir.toString(), ApplyReport.Mode.DRY_RUN, changes, Optional.empty(), List.of());
+        Optional<Backups.Backup> backup = new Installer(target, clock).apply(changes);
+        return ApplyReport.of(Optional.of(name), dir.toString(), ApplyReport.Mode.APPLY, changes, backup, followUps(dir, changes));
     }
 
-    private boolean isLive() {
-        return root.toAbsolutePath().normalize().equals(Path.of("/"));
+    /** The spec from --spec, or inline from --spec-base64 (what apply across nodes hands each node). */
+    ClusterSpec cluster() {
+        if (specBase64 != null) return new SpecReader().read(specName != null ? specName : "--spec-base64", SpecHandoff.decode(specBase64));
+        if (specFile == null) throw new RailyardException.Usage("--spec is needed to render the files", "add --spec cluster.yaml");
+        return SpecFiles.load(specFile);
+    }
+
+    private List<ApplyReport.FollowUp> followUps(Path dir, List<Change> changes) {
+        List<ApplyReport.FollowUp> done = new ArrayList<>();
+        for (FollowUps.Step s : FollowUps.of(changes)) {
+            if (!isLive(dir)) {
+                done.add(new ApplyReport.FollowUp(s.argv(), s.why(), s.network(), ApplyReport.Outcome.NEXT_STEP, ""));
+            } else if (s.network() && !restartNetwork) {
+                done.add(new ApplyReport.FollowUp(s.argv(), s.why(), true, ApplyReport.Outcome.NOT_RESTARTED, ""));
+            } else {
+                CommandRunner.Result r = runner.run(s.argv(), Duration.ofSeconds(120));
+                done.add(new ApplyReport.FollowUp(s.argv(), s.why(), s.network(),
+                        r.ok() ? ApplyReport.Outcome.RAN : ApplyReport.Outcome.FAILED,
+                        r.ok() ? "" : r.notFound() ? r.startError() : "exit " + r.exitCode()));
+            }
+        }
+        return done;
+    }
+
+    private static boolean isLive(Path dir) {
+        return dir.toAbsolutePath().normalize().equals(Path.of("/"));
     }
 }

@@ -1,5 +1,6 @@
 package dev.railyard.cli;
 
+import dev.railyard.cluster.ClusterApply;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NodeStatus;
 import dev.railyard.model.RailyardException;
@@ -42,6 +43,26 @@ public final class ExitCodes {
         if (report.severity() == Severity.FAIL || !report.complete()) return FAIL_FINDING;
         if (report.nodes().stream().anyMatch(n -> n.status() != NodeStatus.COMPLETED)) return PREREQUISITE;
         return OK;
+    }
+
+    /**
+     * apply on many nodes: the highest of the nodes' codes. A node's own apply exits 0, 2 (a read-only file, no
+     * backup to undo) or 3 (no space left); a node that could not be reached, timed out or could not start Railyard
+     * counts as 3 (the other side not answering), one interrupted as 1, and one whose report was unreadable as 4.
+     */
+    public static int ofApply(List<ClusterApply.NodeResult> nodes) {
+        int worst = OK;
+        for (ClusterApply.NodeResult n : nodes) {
+            int code = switch (n.status()) {
+                case COMPLETED -> OK;
+                case UNREACHABLE, TIMED_OUT -> PREREQUISITE;
+                case NOT_RUN -> FAIL_FINDING;
+                case FAILED -> n.exitCode() == OK ? INTERNAL
+                        : n.exitCode() >= FAIL_FINDING && n.exitCode() <= INTERNAL ? n.exitCode() : PREREQUISITE;
+            };
+            worst = Math.max(worst, code);
+        }
+        return worst;
     }
 
     static final class ExceptionHandler implements CommandLine.IExecutionExceptionHandler {

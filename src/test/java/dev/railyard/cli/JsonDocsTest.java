@@ -90,6 +90,9 @@ class JsonDocsTest {
                 .containsExactlyElementsOf(doc.get("status"));
         assertThat(recordKeys(dev.railyard.plan.Calculation.class)).containsExactlyElementsOf(doc.get("plan"));
         assertThat(doc.get("bench gpu")).containsExactly("schemaVersion", "findings", "run");
+        assertThat(keys(Json.mapper().readTree(run("apply", "--spec", "examples/s4-h100-hdr.yaml", "--node", "compute01",
+                "--root", dir.toString(), "--format", "json")))).containsExactlyElementsOf(doc.get("apply"));
+        assertThat(recordKeys(ApplyOnNodes.Report.class)).containsExactlyElementsOf(doc.get("apply across nodes"));
     }
 
     /** Path (array elements as []) to the JSON types seen there; null goes with any one type. */

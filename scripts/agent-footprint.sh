@@ -4,6 +4,8 @@
 # The tree is the real gpud H100 capture (8 ConnectX-7 NDR ports + a BlueField bond) with the eight-GPU fake NVML.
 #   scripts/agent-footprint.sh [IDLE_SECONDS [LOAD_SECONDS]]     (defaults 60 and 20)
 # Prints raw numbers; docs/benchmarks.md records them with the date, machine and load average.
+# Where there is no checkout build (the lent GPU machine), RAILYARD_AGENT_CMD is the command that starts Railyard
+# with the agent's JVM flags, and NODE_EXPORTER the node_exporter binary.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 idle="${1:-60}"
@@ -26,14 +28,20 @@ echo n1 >"$tree/proc/sys/kernel/hostname"
 echo "[    0.000000] Linux version 6.8.0" >"$tree/railyard/dmesg.txt"
 gcc -Wall -Wextra -Werror -shared -fPIC -DFAKE_NVML_EIGHT_GPUS -o "$work/libnvidia-ml.so.1" "$here/src/test/c/fake_nvml.c"
 
-"$here/railyard" --version >/dev/null # builds the jar first if the sources changed, outside the measurement
+if [ -n "${RAILYARD_AGENT_CMD:-}" ]; then
+  read -ra railyard <<<"$RAILYARD_AGENT_CMD"
+else
+  railyard=("$here/railyard")
+  "$here/railyard" --version >/dev/null # builds the jar first if the sources changed, outside the measurement
+fi
+echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) $(uname -n), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 agent_port=19410
 ne_port=19100
-RAILYARD_NVML="$work/libnvidia-ml.so.1" "$here/railyard" agent --root "$tree" --listen "127.0.0.1:$agent_port" \
+RAILYARD_NVML="$work/libnvidia-ml.so.1" "${railyard[@]}" agent --root "$tree" --listen "127.0.0.1:$agent_port" \
   --interval 1s >"$work/agent.log" 2>&1 &
 pids+=($!)
 agent_pid=$!
-prometheus-node-exporter --path.sysfs="$tree/sys" --path.procfs="$tree/proc" --path.rootfs="$tree" \
+"${NODE_EXPORTER:-prometheus-node-exporter}" --path.sysfs="$tree/sys" --path.procfs="$tree/proc" --path.rootfs="$tree" \
   --web.listen-address="127.0.0.1:$ne_port" >"$work/node_exporter.log" 2>&1 &
 pids+=($!)
 ne_pid=$!

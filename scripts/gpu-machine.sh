@@ -168,6 +168,15 @@ phase_agent() {
   "$java" -Xlog:disable -XX:+UseSerialGC -jar "$jar" agent --once >"$logs/agent-once.txt" 2>&1; echo "rc=$?" >>"$logs/agent-once.txt"
 }
 
+# issue 10's footprint benchmark on this machine's quiet cores: the agent over the real H100 tree with the eight-GPU
+# fake NVML beside Debian's node_exporter (carried xz-packed as .device/prometheus-node-exporter.xz), in one run.
+phase_footprint() {
+  [ -x "$dev/prometheus-node-exporter" ] || xz -dc "$dev/prometheus-node-exporter.xz" >"$dev/prometheus-node-exporter" && chmod +x "$dev/prometheus-node-exporter"
+  RAILYARD_AGENT_CMD="$java -Xlog:disable -Xlog:all=off -XX:+UseSerialGC -XX:AOTCache=$aot -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xms8m -Xmx64m -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=24m -Xss512k -jar $jar" \
+    NODE_EXPORTER="$dev/prometheus-node-exporter" bash "$here/scripts/agent-footprint.sh" 60 20 >"$logs/footprint.txt" 2>&1
+  echo "rc=$?" >>"$logs/footprint.txt"
+}
+
 # Where inventory's time goes (--timings on stderr), five runs, beside nvidia-smi -q.
 phase_timings() {
   local f="$logs/inventory-timings.txt"

@@ -4,8 +4,10 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodType;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Downcall handles for the {@link NvmlSymbol}s one loaded libnvidia-ml exports. A symbol an older driver lacks
@@ -16,31 +18,57 @@ import java.util.Map;
 @SuppressWarnings("restricted")
 final class NvmlFunctions {
 
-    private final Map<NvmlSymbol, MethodHandle> handles;
+    private final Linker linker;
+    private final Map<NvmlSymbol, MemorySegment> addresses;
+    /**
+     * Made on first use, as a spreader taking Object[]: a downcall handle costs a generated stub (about 40 of them,
+     * most never called by a one-shot inventory), and invokeWithArguments re-adapts the handle on every call (the
+     * agent makes ~300 calls a second).
+     */
+    private final Map<NvmlSymbol, MethodHandle> spreaders = new ConcurrentHashMap<>();
 
-    private NvmlFunctions(Map<NvmlSymbol, MethodHandle> handles) {
-        this.handles = handles;
+    /** nvmlErrorString, returning a pointer: not a spreader; made on first use like the others. */
+    private volatile MethodHandle errorStringHandle;
+
+    private NvmlFunctions(Linker linker, Map<NvmlSymbol, MemorySegment> addresses) {
+        this.linker = linker;
+        this.addresses = addresses;
     }
 
     static NvmlFunctions bind(SymbolLookup lookup) {
-        Linker linker = Linker.nativeLinker();
-        Map<NvmlSymbol, MethodHandle> handles = new EnumMap<>(NvmlSymbol.class);
+        Map<NvmlSymbol, MemorySegment> addresses = new EnumMap<>(NvmlSymbol.class);
         for (NvmlSymbol s : NvmlSymbol.values()) {
-            lookup.find(s.cName).ifPresent(addr -> handles.put(s, linker.downcallHandle(addr, s.descriptor)));
+            lookup.find(s.cName).ifPresent(addr -> addresses.put(s, addr));
         }
-        return new NvmlFunctions(handles);
+        return new NvmlFunctions(Linker.nativeLinker(), addresses);
+    }
+
+    private MethodHandle handle(NvmlSymbol s) {
+        MemorySegment addr = addresses.get(s);
+        return addr == null ? null : linker.downcallHandle(addr, s.descriptor);
+    }
+
+    private MethodHandle spreader(NvmlSymbol s) {
+        MethodHandle known = spreaders.get(s);
+        if (known != null) return known;
+        MethodHandle h = handle(s);
+        if (h == null) return null;
+        MethodHandle spread = h.asSpreader(Object[].class, h.type().parameterCount())
+                .asType(MethodType.methodType(int.class, Object[].class));
+        spreaders.putIfAbsent(s, spread);
+        return spread;
     }
 
     boolean has(NvmlSymbol symbol) {
-        return handles.containsKey(symbol);
+        return addresses.containsKey(symbol);
     }
 
     /** Calls a function returning nvmlReturn_t. */
     int call(NvmlSymbol symbol, Object... args) {
-        MethodHandle h = handles.get(symbol);
+        MethodHandle h = spreader(symbol);
         if (h == null) return NvmlError.ERROR_FUNCTION_NOT_FOUND;
         try {
-            return (int) h.invokeWithArguments(args);
+            return (int) h.invokeExact(args);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -54,8 +82,12 @@ final class NvmlFunctions {
     }
 
     String errorString(int code) {
-        MethodHandle h = handles.get(NvmlSymbol.ERROR_STRING);
-        if (h == null) return "NVML error " + code;
+        MethodHandle h = errorStringHandle;
+        if (h == null) {
+            h = handle(NvmlSymbol.ERROR_STRING);
+            if (h == null) return "NVML error " + code;
+            errorStringHandle = h;
+        }
         try {
             MemorySegment text = (MemorySegment) h.invokeExact(code);
             // NVML returns a pointer to a static NUL-terminated string; its length is unknown to the linker.

@@ -15,10 +15,16 @@ public enum NaturalOrder implements Comparator<String> {
                 int si = i, sj = j;
                 while (i < a.length() && Character.isDigit(a.charAt(i))) i++;
                 while (j < b.length() && Character.isDigit(b.charAt(j))) j++;
-                String na = a.substring(si, i).replaceFirst("^0+(?=.)", "");
-                String nb = b.substring(sj, j).replaceFirst("^0+(?=.)", "");
-                int c = na.length() != nb.length() ? Integer.compare(na.length(), nb.length()) : na.compareTo(nb);
-                if (c != 0) return c;
+                // leading zeros do not count ("007" is 7), but one digit always stays; no regex: the agent sorts
+                // every listing it reads each second
+                while (si < i - 1 && a.charAt(si) == '0') si++;
+                while (sj < j - 1 && b.charAt(sj) == '0') sj++;
+                int la = i - si, lb = j - sj;
+                if (la != lb) return Integer.compare(la, lb);
+                for (int k = 0; k < la; k++) {
+                    int c = Character.compare(a.charAt(si + k), b.charAt(sj + k));
+                    if (c != 0) return c;
+                }
             } else {
                 if (ca != cb) return Character.compare(ca, cb);
                 i++;

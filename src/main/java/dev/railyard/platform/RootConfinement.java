@@ -49,6 +49,11 @@ final class RootConfinement {
     private final Path realRoot;
     /** By real parent path + "/" + name; links are followed, so the value is the entry's final target. */
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+    /**
+     * Whole paths as callers ask for them: the agent reads the same ~500 attribute paths every second, and one lookup
+     * costs less than walking eight components again (the walk is the same, so is its answer: entries never change).
+     */
+    private final Map<String, Resolved> paths = new ConcurrentHashMap<>();
 
     RootConfinement(Path root) {
         Path real;
@@ -65,6 +70,17 @@ final class RootConfinement {
     }
 
     Resolved resolve(String relative) {
+        Resolved known = paths.get(relative);
+        if (known != null) return known;
+        Resolved r = resolveUncached(relative);
+        if (paths.size() < MAX_PATHS) paths.put(relative, r);
+        return r;
+    }
+
+    /** Bounds the whole-path memory (a tree walked by a capture can have millions of paths; a sampler reads ~1000). */
+    private static final int MAX_PATHS = 65_536;
+
+    private Resolved resolveUncached(String relative) {
         Entry e = walk(ROOT, relative, 0, null, relative);
         if (e.resolved() != null) return e.resolved();
         return new Resolved.Inside(e.real().isEmpty() ? realRoot : realRoot.resolve(e.real()), e.type());

@@ -5,29 +5,44 @@ import java.util.List;
 
 /**
  * Up to 64 literal strings looked for in one pass over a line, instead of one {@code String.contains} per literal:
- * a long log is mostly lines holding none of them. Each literal is keyed by the pair of adjacent characters in it
- * that is rarest in log text (by letter frequency: "er" or ": " start a comparison on every line, "Xi" or "_c"
- * seldom); a line position whose pair keys no literal costs one table look-up.
+ * a long log is mostly lines holding none of them. The pass is Wu and Manber's: it looks at pairs of characters
+ * and jumps as far as no literal can end within the jump, so it reads one pair in about {@code m - 1} characters
+ * (m the shortest literal's length). Each literal is represented by the {@code m} characters of it whose last pair
+ * is rarest in log text (by letter frequency), so the pairs that start a comparison are seldom seen.
  */
 public final class Literals {
 
     private final String[] literals;
-    /** Offset of the keying pair inside each literal. */
-    private final int[] keyAt;
-    /** Bit i of {@code masks[pair]}: literal i is keyed by that pair (both characters below 256). */
-    private final long[] masks = new long[1 << 16];
+    /** The shortest literal's length: every literal is represented by this many of its characters. */
+    private final int m;
+    /** Where each literal's represented characters start in it. */
+    private final int[] windowAt;
+    /** Per pair of Latin-1 characters: how far the scan may move on when it ends at that pair. */
+    private final byte[] shift = new byte[1 << 16];
+    /** Per pair: the literals whose represented characters end with it (shift 0: compare them). */
+    private final long[] ending = new long[1 << 16];
 
     public Literals(List<String> literals) {
-        if (literals.size() > 64) throw new IllegalArgumentException("at most 64 literals, got " + literals.size());
+        if (literals.isEmpty() || literals.size() > 64) {
+            throw new IllegalArgumentException("1 to 64 literals, got " + literals.size());
+        }
         this.literals = literals.toArray(String[]::new);
-        this.keyAt = new int[this.literals.length];
-        for (int i = 0; i < this.literals.length; i++) {
-            String s = this.literals[i];
+        for (String s : this.literals) {
             if (s.length() < 2 || s.chars().anyMatch(c -> c > 0xFF)) {
                 throw new IllegalArgumentException("literal must be two or more Latin-1 characters: '" + s + "'");
             }
-            keyAt[i] = keyAt(s);
-            masks[pair(s.charAt(keyAt[i]), s.charAt(keyAt[i] + 1))] |= 1L << i;
+        }
+        this.m = Math.min(64, literals.stream().mapToInt(String::length).min().orElseThrow());
+        this.windowAt = new int[this.literals.length];
+        java.util.Arrays.fill(shift, (byte) (m - 1));
+        for (int i = 0; i < this.literals.length; i++) {
+            String s = this.literals[i];
+            int k = windowAt[i] = windowAt(s, m);
+            for (int j = 1; j < m; j++) {
+                int pair = pair(s.charAt(k + j - 1), s.charAt(k + j));
+                shift[pair] = (byte) Math.min(shift[pair], m - 1 - j);
+            }
+            ending[pair(s.charAt(k + m - 2), s.charAt(k + m - 1))] |= 1L << i;
         }
     }
 
@@ -46,16 +61,24 @@ public final class Literals {
     /** Bit i set: literal i occurs in {@code line}. */
     public long in(String line) {
         long found = 0;
-        int n = line.length() - 1;
-        for (int p = 0; p < n; p++) {
-            char a = line.charAt(p), b = line.charAt(p + 1);
-            if ((a | b) > 0xFF) continue;
-            long candidates = masks[a << 8 | b] & ~found;
-            while (candidates != 0) {
-                int i = Long.numberOfTrailingZeros(candidates);
-                candidates &= candidates - 1;
-                if (line.startsWith(literals[i], p - keyAt[i])) found |= 1L << i;
+        int pos = m - 1, n = line.length();
+        while (pos < n) {
+            char a = line.charAt(pos - 1), b = line.charAt(pos);
+            if ((a | b) > 0xFF) {
+                pos += m - 1; // no literal holds such a character
+                continue;
             }
+            int pair = pair(a, b), s = shift[pair];
+            if (s == 0) {
+                long candidates = ending[pair] & ~found;
+                while (candidates != 0) {
+                    int i = Long.numberOfTrailingZeros(candidates);
+                    candidates &= candidates - 1;
+                    if (line.startsWith(literals[i], pos - (m - 1) - windowAt[i])) found |= 1L << i;
+                }
+                s = 1;
+            }
+            pos += s;
         }
         return found;
     }
@@ -63,13 +86,19 @@ public final class Literals {
     /** As {@link #in(String)}, over Latin-1 bytes {@code from} to {@code to} of {@code b}. */
     long in(byte[] b, int from, int to) {
         long found = 0;
-        for (int p = from; p < to - 1; p++) {
-            long candidates = masks[(b[p] & 0xFF) << 8 | b[p + 1] & 0xFF] & ~found;
-            while (candidates != 0) {
-                int i = Long.numberOfTrailingZeros(candidates);
-                candidates &= candidates - 1;
-                if (matchesAt(b, p - keyAt[i], from, to, literals[i])) found |= 1L << i;
+        int pos = from + m - 1;
+        while (pos < to) {
+            int pair = (b[pos - 1] & 0xFF) << 8 | b[pos] & 0xFF, s = shift[pair];
+            if (s == 0) {
+                long candidates = ending[pair] & ~found;
+                while (candidates != 0) {
+                    int i = Long.numberOfTrailingZeros(candidates);
+                    candidates &= candidates - 1;
+                    if (matchesAt(b, pos - (m - 1) - windowAt[i], from, to, literals[i])) found |= 1L << i;
+                }
+                s = 1;
             }
+            pos += s;
         }
         return found;
     }
@@ -99,10 +128,11 @@ public final class Literals {
     /** Letters of English text, most frequent first. */
     private static final String FREQUENT = "etaoinshrdlcumwfgypbvkjxqz";
 
-    private static int keyAt(String s) {
+    /** The start of the {@code m} characters of {@code s} whose last pair is rarest. */
+    private static int windowAt(String s, int m) {
         int best = 0, bestScore = -1;
-        for (int k = 0; k + 1 < s.length(); k++) {
-            int score = rarity(s.charAt(k)) + rarity(s.charAt(k + 1));
+        for (int k = 0; k + m <= s.length(); k++) {
+            int score = rarity(s.charAt(k + m - 2)) + rarity(s.charAt(k + m - 1));
             if (score > bestScore) {
                 best = k;
                 bestScore = score;

@@ -47,4 +47,28 @@ class LiteralsTest {
         assertThat(KERNEL.in(packed, 1)).isZero();
         assertThat(KERNEL.in(packed, 0)).isZero();
     }
+
+    /** Lines of random pieces of the literals and of log words: the scan must agree with String.contains. */
+    @Test
+    void agreesWithContainsOnRandomLinesBuiltFromPiecesOfTheLiterals() {
+        List<String> words = List.of("EDAC ", "EDA", "DAC ", "C ", "mlx5_", "core ", "mlx5_core", "NVRM: ", "Xid",
+                "error ", "received", "rece", " ", ": ", "ü", "✓", "x", "E", "ED");
+        java.util.Random random = new java.util.Random(9);
+        PackedLines.Builder b = new PackedLines.Builder();
+        List<String> lines = new java.util.ArrayList<>();
+        for (int n = 0; n < 20_000; n++) {
+            StringBuilder line = new StringBuilder();
+            for (int w = random.nextInt(12); w > 0; w--) line.append(words.get(random.nextInt(words.size())));
+            lines.add(line.toString());
+            b.add(line.toString());
+        }
+        PackedLines packed = b.build();
+        for (int n = 0; n < lines.size(); n++) {
+            String line = lines.get(n);
+            long expected = 0;
+            for (int i = 0; i < KERNEL.size(); i++) if (line.contains(KERNEL.literal(i))) expected |= 1L << i;
+            assertThat(KERNEL.in(line)).as(line).isEqualTo(expected);
+            assertThat(KERNEL.in(packed, n)).as(line).isEqualTo(expected);
+        }
+    }
 }

@@ -41,7 +41,7 @@ public final class KernelLogParser {
     private static final Pattern NV_PROBE = Pattern.compile("NVRM: The NVIDIA probe routine failed for (\\d+) device");
 
     /** A line holding none of these is none of the lines this parser reads: one scan instead of a dozen. */
-    private static final Literals ANY = Literals.of("mlx5_core ", "NVRM: Xid", "fallen off the bus",
+    private static final Literals ANY = Literals.of(": Port: ", ": Link ", "NVRM: Xid", "fallen off the bus",
             PCIE_BANDWIDTH, "probe of ", "EDAC ", "[Hardware Error]", "PCIe Bus Error", "error received",
             "RmInitAdapter failed", "NVIDIA probe routine failed");
 

@@ -96,7 +96,7 @@ public record Paste(TextLines text, List<String> removed, boolean cut, boolean b
                 }
             }
         });
-        List<String> lines = stripPrefixes(packed.build(), removed);
+        List<String> lines = stripPrefixes(TerminalWrap.unwrap(packed.build(), removed), removed);
         return new Paste(new TextLines(lines), List.copyOf(removed), r.cut(), r.blank());
     }
 
@@ -205,12 +205,12 @@ public record Paste(TextLines text, List<String> removed, boolean cut, boolean b
      * A prefix is stripped only where most non-blank lines carry it, so one "Note: " line stays as it is. Prefixes
      * nest (pdsh around a test runner's log around iperf3 -T), so the strip repeats while it finds one.
      */
-    private static List<String> stripPrefixes(PackedLines packed, Set<String> removed) {
-        List<String> lines = packed;
+    private static List<String> stripPrefixes(List<String> read, Set<String> removed) {
+        List<String> lines = read;
         for (int round = 0; round < 4; round++) {
             Prefix p = prefix(lines).orElse(null);
             if (p == null) break;
-            if (lines == packed) lines = new ArrayList<>(packed); // decorated pastes are small: Strings will do
+            if (lines instanceof PackedLines) lines = new ArrayList<>(lines); // decorated pastes are small
             for (int i = 0; i < lines.size(); i++) {
                 String l = p.pattern().matcher(lines.get(i)).replaceFirst("");
                 lines.set(i, FENCE.matcher(l).matches() ? "" : l); // a fence the prefix hid

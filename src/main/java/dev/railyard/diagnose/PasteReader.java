@@ -59,20 +59,9 @@ final class PasteReader {
         int start = 0, pos = 0, lineMarks = 0;
         boolean skipping = false;
         while (true) {
-            int i = pos, m = lineMarks;
-            byte[] b = buf;
-            int end = limit;
-            if (skipping) {
-                while (i < end && b[i] != '\n') i++; // the rest of a cut line: only its end matters
-            } else {
-                while (i < end) {
-                    int c = b[i];
-                    if (c == '\n') break;
-                    m |= MARK[c & 0xFF];
-                    i++;
-                }
-            }
-            if (i < end) {
+            int i = skipping ? skip(pos, limit) : scan(pos, limit);
+            int m = lineMarks | scanned;
+            if (i < limit) {
                 if (!skipping) emit(sink, start, i, m);
                 skipping = false;
                 start = pos = i + 1;
@@ -98,6 +87,31 @@ final class PasteReader {
         }
         if (sampled > 0 && control > sampled / 10) throw notText("most of its first bytes are not printable text");
         return new Read(cut, blank);
+    }
+
+    /** The marks of the bytes {@link #scan} passed. */
+    private int scanned;
+
+    /** The index of the first newline in buf from {@code i} on, or {@code end}; a small method the JIT compiles whole. */
+    private int scan(int i, int end) {
+        byte[] b = buf;
+        int m = 0;
+        while (i < end) {
+            int c = b[i];
+            if (c == '\n') break;
+            m |= MARK[c & 0xFF];
+            i++;
+        }
+        scanned = m;
+        return i;
+    }
+
+    /** As {@link #scan}, for the rest of a cut line: only its end matters. */
+    private int skip(int i, int end) {
+        byte[] b = buf;
+        while (i < end && b[i] != '\n') i++;
+        scanned = 0;
+        return i;
     }
 
     private void fill() throws IOException {

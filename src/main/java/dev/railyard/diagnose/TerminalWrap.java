@@ -19,22 +19,27 @@ import java.util.Set;
  * ({@code "sockperf:"}), is not a table row (two in three columns numbers) after a line that is none and ends
  * between words, and
  * <ul>
+ * <li>it closes a quote, parenthesis or bracket the broken line left open ({@code "system_info": "Linux ... 10:06:55}
+ * then {@code  PDT 2021 x86_64",}), or</li>
  * <li>it starts unlike any line that surely starts ({@code "len off the bus"} in a kernel log whose lines start
  * {@code "[  3.1]"}), or</li>
  * <li>its first two words are shaped unlike those of any line that surely starts, and the break falls inside a
  * word or the next line is no table row, or</li>
- * <li>the broken line is a table row and the next line holds at most half as many
- * columns, or another row nearby was broken the same way.</li>
+ * <li>the broken line is a table row and the next line holds fewer columns, or another row nearby was broken the
+ * same way.</li>
  * </ul>
- * Where only one line starts at that width (as likely a line that long), it is joined only in a log whose lines
- * nearly all start alike, and by the first rule. After a piece that continued a line and is again exactly as wide, the next line continues too: a line exactly
- * twice the width is rarer than one longer. The joined line takes the first piece's place and the pieces after it
+ * Where only one line starts at that width (as likely a line that long), it is joined only by the first rule, or in
+ * a log whose lines nearly all start alike by the second. After a piece that continued a line and is again exactly
+ * as wide, the next line continues too: a line exactly twice the width is rarer than one longer. The joined line takes the first piece's place and the pieces after it
  * become blank lines, so line numbers stay those of the paste.
  */
 final class TerminalWrap {
 
     /** Widths terminals are left at; a clean text whose longest lines are exactly this wide is rare. */
     static final Set<Integer> WIDTHS = Set.of(80, 100, 120, 132, 160, 200);
+
+    private static final java.util.regex.Pattern NUMBER =
+            java.util.regex.Pattern.compile("[-+]?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?|N/A");
 
     /** Enough lines that surely start to know how lines start. */
     private static final int SAMPLE = 2000;
@@ -111,19 +116,43 @@ final class TerminalWrap {
     /** Whether the line after {@code piece} continues the line that starts at {@code start}. */
     private boolean continues(int start, int piece) {
         String next = lines.get(piece + 1);
-        if (next.isBlank() || next.length() > width) return false;
+        if (next.isBlank() || next.length() > width || firstWord(next).equals(commonWord)) return false;
         if (piece > start) return true;
         String first = lines.get(start);
         boolean row = isRow(first), nextRow = isRow(next);
         boolean midWord = !Character.isWhitespace(first.charAt(width - 1)) && !Character.isWhitespace(next.charAt(0));
-        if (firstWord(next).equals(commonWord) || (nextRow && !row && !midWord)) return false;
+        if (nextRow && !row && !midWord) return false;
+        if (closesWhatIsOpen(first, next)) return true;
         if (!several) {
             String shape = shape(first, 1);
             return shape.equals(commonShape) && !starts.contains(shape(next, 1));
         }
         if (!starts.contains(shape(next, 1))) return true;
         if ((midWord || !nextRow) && !twoWordStarts.contains(shape(next, 2))) return true;
-        return row && (2 * columns(next) <= columns(first) || brokenAlike(start - 2, first) || brokenAlike(start + 2, first));
+        return row && (columns(next) < columns(first) || brokenAlike(start - 2, first) || brokenAlike(start + 2, first));
+    }
+
+    /** {@code first} leaves a quote, a parenthesis or a bracket open and {@code next} closes it. */
+    static boolean closesWhatIsOpen(String first, String next) {
+        if (quotes(first) % 2 == 1 && quotes(next) % 2 == 1) return true;
+        return depth(first, '(', ')') > 0 && depth(next, '(', ')') < 0
+                || depth(first, '[', ']') > 0 && depth(next, '[', ']') < 0;
+    }
+
+    private static int quotes(String s) {
+        int n = 0;
+        for (int i = 0; i < s.length(); i++) if (s.charAt(i) == '"' && (i == 0 || s.charAt(i - 1) != '\\')) n++;
+        return n;
+    }
+
+    /** Openers less closers, counting a closer with nothing open as -1. */
+    private static int depth(String s, char open, char close) {
+        int d = 0;
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) == open) d++;
+            else if (s.charAt(i) == close) d--;
+        }
+        return d;
     }
 
     /** A row at {@code i} starting like {@code row}, exactly as wide, and followed by a shorter line. */
@@ -134,17 +163,13 @@ final class TerminalWrap {
 
     /**
      * Three or more columns, two in three of them numbers ("float", "sum" and a launcher's "[1,0]<stdout>:" stand in
-     * nccl-tests rows); "2, 8, 0" is a list in a sentence, not columns.
+     * nccl-tests rows); "2, 8, 0" is a list in a sentence and "64bit" a word, not columns.
      */
     private static boolean isRow(String line) {
         String[] columns = line.strip().split("\\s+");
         if (columns.length < 3) return false;
         int numbers = 0;
-        for (String c : columns) {
-            boolean number = !c.isEmpty() && !c.endsWith(",") && (Character.isDigit(c.charAt(0)) || c.equals("N/A")
-                    || (c.length() > 1 && c.charAt(0) == '-' && Character.isDigit(c.charAt(1))));
-            if (number) numbers++;
-        }
+        for (String c : columns) if (NUMBER.matcher(c).matches()) numbers++;
         return numbers * 3 >= columns.length * 2;
     }
 

@@ -85,11 +85,7 @@ class DecoratedPasteTest {
      */
     private static final Set<String> WRAP_MISSES = Set.of(
             "diagnose/corpus/dev/kernel-fallen-off-bus-multiline-nvsentinel155.txt@80",
-            "diagnose/corpus/dev/kernel-fallen-off-bus-multiline-nvsentinel155.txt@100",
-            "diagnose/corpus/holdout/iperf3-bidir-role-columns-iperf1866.txt@100",
             "bench/nccltests/awsome-dt-allreduce-2x-p5-mpirun-tag-output-prefixed.txt@80",
-            "bench/nccltests/issue-nccl-tests-287-alltoall-inplace-NA-wrong-5090.txt@80",
-            "iperf3/cloudpilot-iperf3-3.9-json-tcp-10s-omit3.txt@80",
             "ib-tools/dmesg-gpud-boot-mlx5_core-decode-iso.txt@80",
             "ib-tools/dmesg-gpud-boot-mlx5_core-decode-iso.txt@100",
             "kernel-log/ml-engineering-xid63-and-nvidia-smi-q-ecc-remap-excerpt.txt@80",

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # diagnose's speed on large text, side by side with grep over the same files (docs/benchmarks.md).
 # Generates a 50 MB healthy dmesg-style log (654k lines) and 30 MB of text on one line, then times each three
-# times: wall and CPU seconds. Usage: scripts/diagnose-throughput.sh [workdir]
+# times: wall and CPU seconds, each with the 1-minute load average before it (the build machine is shared).
+# Usage: scripts/diagnose-throughput.sh [workdir]   (RUNS=5 for five runs each)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dir="${1:-$(mktemp -d)}"
@@ -15,8 +16,10 @@ head -c 23592960 /dev/urandom | base64 -w0 | head -c 31457280 > "$dir/one-line-3
 pattern='NVRM: Xid|mlx5_core .*Link|fallen off the bus|EDAC .*(CE|UE)|PCIe Bus Error|RmInitAdapter|probe of .* failed'
 for f in dmesg-50m.txt one-line-30m.txt; do
   size=$(stat -c %s "$dir/$f")
-  for run in 1 2 3; do
-    /usr/bin/time -f "$f $size B  grep -cE       %e s wall  %U+%S s cpu  %M KB" grep -cE "$pattern" "$dir/$f" >/dev/null || true
-    /usr/bin/time -f "$f $size B  railyard diagnose %e s wall  %U+%S s cpu  %M KB" "$here/railyard" diagnose "$dir/$f" >/dev/null || true
+  for run in $(seq "${RUNS:-3}"); do
+    load="load $(cut -d' ' -f1 /proc/loadavg)"
+    /usr/bin/time -f "$f $size B  grep -cE       $load  %e s wall  %U+%S s cpu  %M KB" grep -cE "$pattern" "$dir/$f" >/dev/null || true
+    load="load $(cut -d' ' -f1 /proc/loadavg)"
+    /usr/bin/time -f "$f $size B  railyard diagnose $load  %e s wall  %U+%S s cpu  %M KB" "$here/railyard" diagnose "$dir/$f" >/dev/null || true
   done
 done 2>&1 | grep -v '^railyard:\|^  hint:'

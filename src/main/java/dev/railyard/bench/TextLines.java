@@ -12,7 +12,7 @@ public record TextLines(List<String> lines) {
     private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;?]*[A-Za-z]");
 
     public TextLines {
-        lines = List.copyOf(lines);
+        lines = lines instanceof PackedLines ? lines : List.copyOf(lines); // packed lines are immutable already
     }
 
     public static TextLines of(String text) {
@@ -39,6 +39,15 @@ public record TextLines(List<String> lines) {
             if (!lines.get(i).isBlank()) return i + 1;
         }
         return 0;
+    }
+
+    /** How many lines hold more than white space. */
+    public int nonBlank() {
+        int n = 0;
+        for (int i = 0; i < lines.size(); i++) {
+            if (!(lines instanceof PackedLines p ? p.isBlank(i) : lines.get(i).isBlank())) n++;
+        }
+        return n;
     }
 
     public String joined() {

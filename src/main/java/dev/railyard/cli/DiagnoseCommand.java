@@ -4,6 +4,7 @@ import dev.railyard.platform.IoErrors;
 import dev.railyard.diagnose.Diagnoser;
 import dev.railyard.diagnose.DiagnoseTargets;
 import dev.railyard.diagnose.DiagnosisReport;
+import dev.railyard.diagnose.Paste;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.RailyardException;
 import dev.railyard.report.Json;
@@ -17,7 +18,6 @@ import picocli.CommandLine.Spec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -87,8 +87,8 @@ public final class DiagnoseCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         DiagnosisReport report;
         try {
-            Input in = read();
-            report = Diagnoser.standard().diagnose(in.text(), targets);
+            Paste in = read();
+            report = Diagnoser.standard().diagnose(in, targets);
             if (in.cut()) report = report.withIgnored("everything after the first " + (CAP >> 20) + " MB");
         } catch (RailyardException.Usage e) {
             if (!output.json()) throw e;
@@ -125,9 +125,6 @@ public final class DiagnoseCommand implements Callable<Integer> {
         }
     }
 
-    /** The text read, and whether it stopped at the cap. */
-    record Input(String text, boolean cut) {}
-
     /** Real tool output is kilobytes; a log of a busy week is megabytes. Beyond this, the rest is not read. */
     static final int CAP = 64 << 20;
 
@@ -136,7 +133,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
         return c != null && c.isTerminal();
     }
 
-    private Input read() {
+    private Paste read() {
         boolean stdin = input.equals("-");
         String name = stdin ? "stdin" : input;
         if (stdin && stdinIsTerminal()) {
@@ -144,24 +141,13 @@ public final class DiagnoseCommand implements Callable<Integer> {
                     "pipe the output in (ib_write_bw ... 2>&1 | railyard diagnose -) or give the file it was saved in");
         }
         try (InputStream in = stdin ? stdin() : Files.newInputStream(Path.of(input))) {
-            byte[] head = in.readNBytes(65_536);
-            for (byte b : head) {
-                if (b == 0) {
-                    throw new RailyardException.Usage("not text output: " + name + " contains NUL bytes",
-                            "give diagnose the text a tool printed (a log file, or the tool's output piped in)");
-                }
-            }
-            byte[] rest = in.readNBytes(CAP - head.length);
-            boolean cut = rest.length == CAP - head.length && in.read() != -1;
-            byte[] all = new byte[head.length + rest.length];
-            System.arraycopy(head, 0, all, 0, head.length);
-            System.arraycopy(rest, 0, all, head.length, rest.length);
-            if (all.length == 0 || new String(head, StandardCharsets.UTF_8).isBlank() && rest.length == 0) {
+            Paste paste = Paste.read(in, name, CAP);
+            if (paste.blank()) {
                 throw new RailyardException.Usage(name + " is empty", stdin
                         ? "pipe the tool's output in: ib_write_bw ... 2>&1 | railyard diagnose -"
                         : "give the file the tool's output was saved in");
             }
-            return new Input(new String(all, StandardCharsets.UTF_8), cut);
+            return paste;
         } catch (IOException | RuntimeException e) {
             if (e instanceof RailyardException re) throw re;
             throw new RailyardException.Usage("cannot read " + name + ": " + IoErrors.describe(e),

@@ -1,5 +1,6 @@
 package dev.railyard.diagnose;
 
+import dev.railyard.bench.Literals;
 import dev.railyard.bench.TextLines;
 import dev.railyard.bench.ToolParseException;
 import dev.railyard.model.RailyardException;
@@ -7,6 +8,7 @@ import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -19,10 +21,16 @@ public final class Diagnoser {
 
     private final List<Recogniser> recognisers;
     private final DiagnosisCatalog catalog;
+    /** Every recogniser's signature literals, looked for at a paste's ends in one pass per 64. */
+    private final List<Literals> signatures;
 
     public Diagnoser(List<Recogniser> recognisers, DiagnosisCatalog catalog) {
         this.recognisers = List.copyOf(recognisers);
         this.catalog = catalog;
+        List<String> all = recognisers.stream().flatMap(r -> r.signatureLiterals().stream()).distinct().toList();
+        List<Literals> groups = new ArrayList<>();
+        for (int i = 0; i < all.size(); i += 64) groups.add(new Literals(all.subList(i, Math.min(all.size(), i + 64))));
+        this.signatures = List.copyOf(groups);
     }
 
     /** nccl-tests before perftest: an NCCL log can quote "completion error", perftest never prints "NCCL INFO". */
@@ -47,12 +55,16 @@ public final class Diagnoser {
     }
 
     public DiagnosisReport diagnose(String input, DiagnoseTargets targets) {
-        Paste paste = Paste.of(input);
+        return diagnose(Paste.of(input), targets);
+    }
+
+    public DiagnosisReport diagnose(Paste paste, DiagnoseTargets targets) {
         TextLines text = paste.text();
-        List<Diagnosis> rules = catalog.match(text, paste.whole());
-        String ends = ends(paste.whole());
+        List<Diagnosis> rules = catalog.match(text);
+        Set<String> present = new HashSet<>();
+        for (Literals group : signatures) present.addAll(group.named(paste.atEnds(group)));
         for (Recogniser r : recognisers) {
-            if (!r.mayRecognise(ends) || !r.recognises(text)) continue;
+            if (!r.mayRecognise(present) || !r.recognises(text)) continue;
             ToolReading own;
             try {
                 own = r.read(text, targets);
@@ -76,15 +88,6 @@ public final class Diagnoser {
         throw new RailyardException.Usage("input not recognised as the output of any supported tool",
                 "diagnose recognises: " + Arrays.stream(ToolKind.values()).filter(k -> k != ToolKind.CATALOG_ONLY)
                         .map(ToolKind::label).collect(Collectors.joining(", ")));
-    }
-
-    /** A tool's output shows what it is near its start or its end; a long log between them is not searched. */
-    static final int ENDS = 2 << 20;
-
-    /** The first and last {@link #ENDS} characters of a long text, where a tool's signature lines are. */
-    static String ends(String whole) {
-        if (whole.length() <= 2 * ENDS) return whole;
-        return whole.substring(0, ENDS) + "\n" + whole.substring(whole.length() - ENDS);
     }
 
     /**

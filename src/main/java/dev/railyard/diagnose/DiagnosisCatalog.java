@@ -1,5 +1,6 @@
 package dev.railyard.diagnose;
 
+import dev.railyard.bench.Literals;
 import dev.railyard.bench.TextLines;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
@@ -18,12 +19,26 @@ public final class DiagnosisCatalog {
             "echo performance | sudo tee /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor";
 
     private final List<DiagnosisRule> rules;
-    private final List<LinePattern> patterns;
+    /** Every rule's literals (see {@link LinePattern}), looked for in one pass per line. */
+    private final Literals literals;
+    /** Per rule, the bits of its literals in {@link #literals}; 0 for a rule tried on every line. */
+    private final long[] ruleLiterals;
 
     public DiagnosisCatalog(List<DiagnosisRule> rules) {
         this.rules = List.copyOf(rules);
-        this.patterns = rules.stream()
-                .map(r -> new LinePattern(r.pattern(), LinePattern.needles(r.pattern().pattern()))).toList();
+        List<String> all = new ArrayList<>();
+        this.ruleLiterals = new long[rules.size()];
+        for (int r = 0; r < rules.size(); r++) {
+            for (String needle : LinePattern.needles(rules.get(r).pattern().pattern())) {
+                int at = all.indexOf(needle);
+                if (at < 0) {
+                    at = all.size();
+                    all.add(needle);
+                }
+                ruleLiterals[r] |= 1L << at;
+            }
+        }
+        this.literals = new Literals(all);
     }
 
     public static DiagnosisCatalog standard() {
@@ -75,26 +90,28 @@ public final class DiagnosisCatalog {
         return rules;
     }
 
+    /** The first line each rule matches, in rule order. */
     public List<Diagnosis> match(TextLines text) {
-        return match(text, null);
-    }
-
-    /** As {@link #match(TextLines)}, skipping the rules whose literals {@code whole} (the text joined) lacks. */
-    public List<Diagnosis> match(TextLines text, String whole) {
-        List<Diagnosis> found = new ArrayList<>();
-        for (int r = 0; r < rules.size(); r++) {
-            DiagnosisRule rule = rules.get(r);
-            LinePattern pattern = patterns.get(r);
-            if (whole != null && !pattern.mayOccurIn(whole)) continue;
-            for (int i = 1; i <= text.lines().size(); i++) {
-                String line = text.line(i);
-                if (pattern.find(line)) {
-                    found.add(Diagnosis.of(rule.id(), rule.severity(), "input", rule.cause(), rule.fix(), i, line,
-                            rule.source()));
-                    break;
+        Diagnosis[] first = new Diagnosis[rules.size()];
+        boolean everyLine = java.util.Arrays.stream(ruleLiterals).anyMatch(m -> m == 0);
+        int open = rules.size();
+        List<String> lines = text.lines();
+        for (int i = 0; i < lines.size() && open > 0; i++) {
+            long hits = literals.in(lines, i);
+            if (hits == 0 && !everyLine) continue;
+            String line = lines.get(i);
+            for (int r = 0; r < first.length; r++) {
+                if (first[r] != null || (ruleLiterals[r] != 0 && (ruleLiterals[r] & hits) == 0)) continue;
+                DiagnosisRule rule = rules.get(r);
+                if (rule.pattern().matcher(line).find()) {
+                    first[r] = Diagnosis.of(rule.id(), rule.severity(), "input", rule.cause(), rule.fix(), i + 1,
+                            line, rule.source());
+                    open--;
                 }
             }
         }
+        List<Diagnosis> found = new ArrayList<>();
+        for (Diagnosis d : first) if (d != null) found.add(d);
         return found;
     }
 }

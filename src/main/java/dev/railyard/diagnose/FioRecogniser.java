@@ -26,8 +26,8 @@ public record FioRecogniser() implements Recogniser {
     }
 
     @Override
-    public boolean mayRecognise(String whole) {
-        return whole.contains("\"fio version\"");
+    public List<String> signatureLiterals() {
+        return List.of("\"fio version\"");
     }
 
     @Override

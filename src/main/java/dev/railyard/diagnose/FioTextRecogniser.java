@@ -30,8 +30,8 @@ public record FioTextRecogniser() implements Recogniser {
     }
 
     @Override
-    public boolean mayRecognise(String whole) {
-        return SIGNATURE.mayOccurIn(whole);
+    public List<String> signatureLiterals() {
+        return SIGNATURE.needles();
     }
 
     @Override

@@ -23,8 +23,8 @@ public record IbstatRecogniser() implements Recogniser {
     }
 
     @Override
-    public boolean mayRecognise(String whole) {
-        return whole.contains("CA '");
+    public List<String> signatureLiterals() {
+        return List.of("CA '");
     }
 
     @Override

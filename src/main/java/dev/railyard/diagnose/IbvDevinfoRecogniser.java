@@ -19,8 +19,8 @@ public record IbvDevinfoRecogniser() implements Recogniser {
     }
 
     @Override
-    public boolean mayRecognise(String whole) {
-        return whole.contains("hca_id:");
+    public List<String> signatureLiterals() {
+        return List.of("hca_id:");
     }
 
     @Override

@@ -29,8 +29,8 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
     }
 
     @Override
-    public boolean mayRecognise(String whole) {
-        return whole.contains(json ? "\"connecting_to\"" : "bits/sec") || (!json && whole.contains("iperf Done."));
+    public List<String> signatureLiterals() {
+        return json ? List.of("\"connecting_to\"") : List.of("bits/sec", "iperf Done.");
     }
 
     @Override

@@ -32,15 +32,6 @@ public record LinePattern(Pattern pattern, List<String> needles) {
         return pattern.matcher(line).find();
     }
 
-    /** False when no line of {@code whole} can match: none of the needles occurs anywhere in it. */
-    public boolean mayOccurIn(String whole) {
-        if (needles.isEmpty()) return true;
-        for (String n : needles) {
-            if (whole.contains(n)) return true;
-        }
-        return false;
-    }
-
     /** Empty when the regex cannot be pre-filtered. */
     static List<String> needles(String regex) {
         if (regex.contains("(?i")) return List.of();

@@ -43,9 +43,11 @@ public record NcclTestsRecogniser() implements Recogniser {
     }
 
     @Override
-    public boolean mayRecognise(String whole) {
-        return SIGNATURE.mayOccurIn(whole) || java.util.stream.Stream.of("float ", "half ", "double ", "int8 ", "int32 ",
-                "int64 ").anyMatch(whole::contains);
+    public List<String> signatureLiterals() {
+        if (SIGNATURE.needles().isEmpty()) return List.of();
+        List<String> any = new java.util.ArrayList<>(SIGNATURE.needles());
+        any.addAll(List.of("float ", "half ", "double ", "int8 ", "int32 ", "int64 ")); // a bare table's type column
+        return any;
     }
 
     @Override

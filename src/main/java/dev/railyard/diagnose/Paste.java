@@ -1,8 +1,14 @@
 package dev.railyard.diagnose;
 
+import dev.railyard.bench.Literals;
+import dev.railyard.bench.PackedLines;
 import dev.railyard.bench.TextLines;
-import dev.railyard.model.RailyardException;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -19,12 +25,16 @@ import java.util.regex.Pattern;
  * evidence points at the line the user sees. Kernel stamps stay: the kernel-log readers need them.
  *
  * @param removed what was taken away, in words, for the report
- * @param whole   the cleaned lines joined, so a signature absent from the whole text costs one scan, not one per line
+ * @param cut     reading stopped at the cap: the rest of the input was not read
+ * @param blank   the input held nothing but white space
  */
-public record Paste(TextLines text, List<String> removed, String whole) {
+public record Paste(TextLines text, List<String> removed, boolean cut, boolean blank) {
 
     /** Longer lines are no tool's output; cutting them bounds the work per line. */
     static final int MAX_LINE = 16_384;
+
+    /** A tool's output shows what it is near its start or its end: a long log between them is not searched. */
+    static final int ENDS = 2 << 20;
 
     private static final Pattern FENCE = Pattern.compile("^\\s*(?:```|~~~).*$");
     private static final Pattern QUOTE = Pattern.compile("^(?:\\s{0,3}>\\s?)+");
@@ -54,77 +64,86 @@ public record Paste(TextLines text, List<String> removed, String whole) {
             "nvrm", "mlx5_core", "mlx4_core", "warning", "error", "note", "info", "debug", "hca_id", "summary",
             "edac", "pcieport", "nvidia", "perftest");
 
+    /** Text already in memory (tests, callers with a string): read as the bytes a file of it would hold. */
     public static Paste of(String raw) {
-        refuseBinary(raw);
-        String t = raw.startsWith("\uFEFF") ? raw.substring(1) : raw;
-        List<String> lines = new ArrayList<>();
+        try {
+            return read(new ByteArrayInputStream(raw.getBytes(StandardCharsets.UTF_8)), "it", Long.MAX_VALUE);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a byte array does not fail
+        }
+    }
+
+    /**
+     * Reads at most {@code cap} bytes of {@code in} line by line, each line decoded once and cleaned as it comes.
+     * {@code name} names the input in the error binary input gets.
+     */
+    public static Paste read(InputStream in, String name, long cap) throws IOException {
+        PackedLines.Builder packed = new PackedLines.Builder();
         Set<String> removed = new LinkedHashSet<>();
-        int start = 0, n = t.length();
-        while (start <= n) {
-            int end = t.indexOf('\n', start);
-            if (end < 0) end = n;
-            if (start == n && end == n) break;
-            lines.add(line(t, start, end, removed));
-            start = end + 1;
-        }
-        stripPrefixes(lines, removed);
-        // unchanged text needs no second copy to search: the raw string, less a final newline, is the same
-        boolean same = removed.isEmpty() && t.indexOf('\r') < 0 && t.indexOf('\u001B') < 0;
-        String whole = same ? t : String.join("\n", lines);
-        return new Paste(new TextLines(lines), List.copyOf(removed), whole);
-    }
-
-    private static final int CR = 1, ESC = 2, AMP = 4, FENCE_CHAR = 8, GT = 16, STAR = 32, BORDER = 64;
-
-    /** One pass over the line's characters says which of the (rare) decorations it can hold. */
-    private static int marks(String t, int start, int end) {
-        int m = 0;
-        for (int i = start; i < end; i++) {
-            char c = t.charAt(i);
-            if (c < 0x7F) {
-                switch (c) {
-                    case '\r' -> m |= CR;
-                    case '\u001B' -> m |= ESC;
-                    case '&' -> m |= AMP;
-                    case '`', '~' -> m |= FENCE_CHAR;
-                    case '>' -> m |= GT;
-                    case '*' -> m |= STAR;
-                    default -> { }
-                }
-            } else if (c == '│' || c == '┃' || c == '║') {
-                m |= BORDER;
+        PasteReader.Read r = new PasteReader(in, name, cap).read(new PasteReader.Sink() {
+            @Override
+            public void line(String line, int marks) {
+                // an entity can stand for any character; the other decorations only take characters away
+                packed.add(Paste.line(line, marks, removed), (marks & (PasteReader.HIGH | PasteReader.AMP)) == 0);
             }
-        }
-        return m;
+
+            @Override
+            public void plain(byte[] bytes, int from, int to) {
+                if (startsLikeBanner(bytes, from, to)) {
+                    line(new String(bytes, from, to - from, StandardCharsets.US_ASCII), 0);
+                } else {
+                    packed.addAscii(bytes, from, to);
+                }
+            }
+        });
+        List<String> lines = stripPrefixes(TerminalWrap.unwrap(packed.build(), removed), removed);
+        return new Paste(new TextLines(lines), List.copyOf(removed), r.cut(), r.blank());
     }
 
-    private static String line(String t, int start, int end, Set<String> removed) {
-        if (end - start > MAX_LINE) {
-            end = start + MAX_LINE;
-            removed.add("the part of lines beyond " + MAX_LINE + " characters");
+    /** Bit i set: {@code literals.literal(i)} occurs in a line of the first or last {@link #ENDS} characters. */
+    public long atEnds(Literals literals) {
+        List<String> lines = text.lines();
+        long found = 0;
+        int head = 0;
+        for (long chars = 0; head < lines.size() && chars < ENDS; head++) {
+            found |= literals.in(lines, head);
+            chars += length(lines, head) + 1;
         }
-        int marks = marks(t, start, end);
-        String l = t.substring(start, end);
-        if ((marks & CR) != 0) l = l.replace("\r", "");
-        if ((marks & ESC) != 0) l = ANSI.matcher(l).replaceAll("");
-        if ((marks & AMP) != 0) l = entities(l, removed);
-        if ((marks & GT) != 0) {
+        int tail = lines.size();
+        for (long chars = 0; tail > head && chars < ENDS; ) {
+            found |= literals.in(lines, --tail);
+            chars += length(lines, tail) + 1;
+        }
+        return found;
+    }
+
+    private static int length(List<String> lines, int i) {
+        return lines instanceof PackedLines p ? p.length(i) : lines.get(i).length();
+    }
+
+    private static String line(String raw, int marks, Set<String> removed) {
+        String l = raw;
+        if ((marks & PasteReader.CUT) != 0) removed.add("the part of lines beyond " + MAX_LINE + " characters");
+        if ((marks & PasteReader.CR) != 0) l = l.replace("\r", "");
+        if ((marks & PasteReader.ESC) != 0) l = ANSI.matcher(l).replaceAll("");
+        if ((marks & PasteReader.AMP) != 0) l = entities(l, removed);
+        if ((marks & PasteReader.GT) != 0) {
             Matcher q = QUOTE.matcher(l);
             if (q.find() && !l.startsWith(">=")) {
                 removed.add("markdown quote marks");
                 l = l.substring(q.end());
             }
         }
-        if ((marks & STAR) != 0 && l.contains("**")) {
+        if ((marks & PasteReader.STAR) != 0 && l.contains("**")) {
             removed.add("markdown bold");
             l = l.replace("**", "");
         }
-        if ((marks & BORDER) != 0) {
+        if ((marks & PasteReader.BORDER) != 0) {
             String b = BORDER_END.matcher(BORDER_START.matcher(l).replaceFirst("")).replaceFirst("");
             if (!b.equals(l)) removed.add("terminal borders");
             l = b;
         }
-        if ((marks & FENCE_CHAR) != 0 && FENCE.matcher(l).matches()) { // after quotes and borders: "> ```"
+        if ((marks & PasteReader.FENCE_CHAR) != 0 && FENCE.matcher(l).matches()) { // after quotes and borders: "> ```"
             removed.add("markdown code fences");
             return "";
         }
@@ -134,6 +153,14 @@ public record Paste(TextLines text, List<String> removed, String whole) {
             return "";
         }
         return l;
+    }
+
+    private static boolean startsLikeBanner(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            byte c = b[i];
+            if (c != ' ' && c != '\t') return (c == '=' || c == '-' || c == '#' || c == '*') && to - from > 6;
+        }
+        return false;
     }
 
     private static boolean startsLikeBanner(String l) {
@@ -178,13 +205,23 @@ public record Paste(TextLines text, List<String> removed, String whole) {
      * A prefix is stripped only where most non-blank lines carry it, so one "Note: " line stays as it is. Prefixes
      * nest (pdsh around a test runner's log around iperf3 -T), so the strip repeats while it finds one.
      */
-    private static void stripPrefixes(List<String> lines, Set<String> removed) {
-        for (int round = 0; round < 4 && stripOnePrefix(lines, removed); round++) {
-            // another layer may sit under the one just taken away
+    private static List<String> stripPrefixes(List<String> read, Set<String> removed) {
+        List<String> lines = read;
+        for (int round = 0; round < 4; round++) {
+            Prefix p = prefix(lines).orElse(null);
+            if (p == null) break;
+            if (lines instanceof PackedLines) lines = new ArrayList<>(lines); // decorated pastes are small
+            for (int i = 0; i < lines.size(); i++) {
+                String l = p.pattern().matcher(lines.get(i)).replaceFirst("");
+                lines.set(i, FENCE.matcher(l).matches() ? "" : l); // a fence the prefix hid
+            }
+            removed.add(p.what()); // another layer may sit under the one just taken away
         }
+        return lines;
     }
 
-    private static boolean stripOnePrefix(List<String> lines, Set<String> removed) {
+    /** The prefix most of the first non-blank lines carry. */
+    private static java.util.Optional<Prefix> prefix(List<String> lines) {
         for (Prefix p : PREFIXES) {
             int nonBlank = 0, carrying = 0;
             Set<String> words = new HashSet<>();
@@ -202,32 +239,8 @@ public record Paste(TextLines text, List<String> removed, String whole) {
             }
             if (nonBlank == 0 || carrying < Math.max(2, p.share() * nonBlank)) continue;
             if (words.stream().anyMatch(TOOL_WORDS::contains) || words.size() > 64) continue;
-            for (int i = 0; i < lines.size(); i++) {
-                String l = p.pattern().matcher(lines.get(i)).replaceFirst("");
-                lines.set(i, FENCE.matcher(l).matches() ? "" : l); // a fence the prefix hid
-            }
-            removed.add(p.what());
-            return true;
+            return java.util.Optional.of(p);
         }
-        return false;
-    }
-
-    /** NUL bytes (or mostly control characters) mean a binary file, whose "lines" would only give false matches. */
-    static void refuseBinary(String raw) {
-        int sample = Math.min(raw.length(), 65_536);
-        int control = 0;
-        for (int i = 0; i < sample; i++) {
-            char c = raw.charAt(i);
-            if (c == 0) throw notText("it contains NUL bytes");
-            if ((c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\u001B' && c != '\f') || c == '\uFFFD') {
-                control++;
-            }
-        }
-        if (sample > 0 && control > sample / 10) throw notText("most of its first bytes are not printable text");
-    }
-
-    private static RailyardException.Usage notText(String why) {
-        return new RailyardException.Usage("not text output: " + why,
-                "give diagnose the text a tool printed (a log file, or the tool's output piped in)");
+        return java.util.Optional.empty();
     }
 }

@@ -38,8 +38,8 @@ public record PerftestRecogniser() implements Recogniser {
     }
 
     @Override
-    public boolean mayRecognise(String whole) {
-        return SIGNATURE.mayOccurIn(whole);
+    public List<String> signatureLiterals() {
+        return SIGNATURE.needles();
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.railyard.diagnose;
 
 import dev.railyard.bench.TextLines;
 
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -15,11 +16,17 @@ public interface Recogniser {
     boolean recognises(TextLines text);
 
     /**
-     * False when {@code whole} (the paste's lines joined) lacks every literal this tool's output must contain, so
-     * a long log that is not this tool's costs one scan instead of a regex per line.
+     * Literals of which this tool's output holds at least one near its start or its end (in the first or last
+     * {@link Paste#ENDS} characters); empty when there are none to tell. The {@link Diagnoser} looks for all tools'
+     * literals in one pass, so a long log that is no tool's costs one scan, not a regex per line per tool.
      */
-    default boolean mayRecognise(String whole) {
-        return true;
+    default List<String> signatureLiterals() {
+        return List.of();
+    }
+
+    /** False when the literals {@code present} at the paste's ends rule this tool out. */
+    default boolean mayRecognise(Set<String> present) {
+        return signatureLiterals().isEmpty() || signatureLiterals().stream().anyMatch(present::contains);
     }
 
     ToolReading read(TextLines text, DiagnoseTargets targets);

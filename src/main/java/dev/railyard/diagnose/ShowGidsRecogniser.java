@@ -21,8 +21,13 @@ public record ShowGidsRecogniser() implements Recogniser {
     }
 
     @Override
-    public boolean mayRecognise(String whole) {
-        return whole.contains("INDEX") && whole.contains("GID");
+    public List<String> signatureLiterals() {
+        return List.of("INDEX", "GID");
+    }
+
+    @Override
+    public boolean mayRecognise(java.util.Set<String> present) {
+        return present.containsAll(signatureLiterals());
     }
 
     @Override

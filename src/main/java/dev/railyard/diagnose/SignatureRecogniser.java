@@ -16,8 +16,8 @@ public record SignatureRecogniser(ToolKind tool, Pattern signature) implements R
     }
 
     @Override
-    public boolean mayRecognise(String whole) {
-        return new LinePattern(signature, LinePattern.needles(signature.pattern())).mayOccurIn(whole);
+    public List<String> signatureLiterals() {
+        return LinePattern.needles(signature.pattern());
     }
 
     @Override

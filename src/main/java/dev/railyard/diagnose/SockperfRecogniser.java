@@ -28,8 +28,8 @@ public record SockperfRecogniser() implements Recogniser {
     }
 
     @Override
-    public boolean mayRecognise(String whole) {
-        return whole.contains("sockperf");
+    public List<String> signatureLiterals() {
+        return List.of("sockperf");
     }
 
     @Override

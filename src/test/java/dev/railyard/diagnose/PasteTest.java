@@ -52,4 +52,36 @@ class PasteTest {
         assertThat(p.text().line(2)).isEqualTo("next");
         assertThat(p.removed()).anySatisfy(r -> assertThat(r).contains("beyond"));
     }
+
+    @Test
+    void readingStopsAtTheCapAndSaysSo() throws Exception {
+        byte[] text = "line one\nline two\nline three\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Paste whole = Paste.read(new java.io.ByteArrayInputStream(text), "stdin", text.length);
+        assertThat(whole.cut()).isFalse();
+        assertThat(whole.text().lines()).containsExactly("line one", "line two", "line three");
+        Paste cut = Paste.read(new java.io.ByteArrayInputStream(text), "stdin", 13);
+        assertThat(cut.cut()).isTrue();
+        assertThat(cut.text().lines()).containsExactly("line one", "line");
+    }
+
+    @Test
+    void aNulByteInTheFirst64KibIsRefusedEvenInsideALineThatIsCut() {
+        String longLine = "x".repeat(Paste.MAX_LINE + 100) + "\u0000 and more\n";
+        assertThatThrownBy(() -> Paste.of(longLine)).isInstanceOf(RailyardException.Usage.class)
+                .hasMessageContaining("not text output: it contains NUL bytes");
+    }
+
+    @Test
+    void byteOrderMarkCrlfAndCharactersBeyondLatin1AreReadAsText() {
+        Paste p = Paste.of("\uFEFFfirst\r\nsecond ✓ ünï\r\n\r\nlast");
+        assertThat(p.text().lines()).containsExactly("first", "second ✓ ünï", "", "last");
+        assertThat(p.blank()).isFalse();
+        assertThat(Paste.of(" \n\t\n").blank()).isTrue();
+    }
+
+    @Test
+    void aCutLineDoesNotEndInHalfACharacter() {
+        Paste p = Paste.of("x".repeat(Paste.MAX_LINE - 1) + "✓✓✓\n");
+        assertThat(p.text().line(1)).isEqualTo("x".repeat(Paste.MAX_LINE - 1));
+    }
 }

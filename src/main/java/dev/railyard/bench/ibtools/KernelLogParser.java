@@ -1,10 +1,13 @@
 package dev.railyard.bench.ibtools;
 
+import dev.railyard.bench.Literals;
 import dev.railyard.bench.TextLines;
 import dev.railyard.model.XidEvent;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -39,6 +42,11 @@ public final class KernelLogParser {
     private static final Pattern RM_INIT = Pattern.compile("NVRM: GPU (\\S+): RmInitAdapter failed!?(.*)$");
     private static final Pattern NV_PROBE = Pattern.compile("NVRM: The NVIDIA probe routine failed for (\\d+) device");
 
+    /** A line holding none of these is none of the lines this parser reads: one scan instead of a dozen. */
+    private static final Literals ANY = Literals.of(": Port: ", ": Link ", "NVRM: Xid", "fallen off the bus",
+            PCIE_BANDWIDTH, "probe of ", "EDAC ", "[Hardware Error]", "PCIe Bus Error", "error received",
+            "RmInitAdapter failed", "NVIDIA probe routine failed");
+
     public KernelLog parse(String output) {
         return parse(TextLines.of(output));
     }
@@ -48,9 +56,12 @@ public final class KernelLogParser {
         List<XidEvent> xids = new ArrayList<>();
         List<String> fallen = new ArrayList<>();
         List<KernelEvent> events = new ArrayList<>();
-        int n = text.lines().size();
+        Map<String, KernelEvent> pcieSeen = new HashMap<>();
+        List<String> lines = text.lines();
+        int n = lines.size();
         for (int i = 1; i <= n; i++) {
-            String line = text.line(i);
+            if (ANY.in(lines, i - 1) == 0) continue;
+            String line = lines.get(i - 1);
             Matcher m;
             if (line.contains(": Port: ") && line.contains("mlx5_core ") && (m = MLX5_PORT.matcher(line)).find()) {
                 links.add(new LinkEvent(stamp(m.group(1)), m.group(2), m.group(3), Integer.parseInt(m.group(4)),
@@ -63,18 +74,17 @@ public final class KernelLogParser {
             } else if (line.contains("fallen off the bus")) {
                 fallen.add(line);
             } else {
-                event(line, i, events);
+                event(line, i, events, pcieSeen);
             }
         }
-        int nonBlank = (int) text.lines().stream().filter(l -> !l.isBlank()).count();
-        return new KernelLog(links, xids, fallen, events, nonBlank);
+        return new KernelLog(links, xids, fallen, events, text.nonBlank());
     }
 
-    private static void event(String line, int i, List<KernelEvent> out) {
+    private static void event(String line, int i, List<KernelEvent> out, Map<String, KernelEvent> pcieSeen) {
         Matcher m;
         int at;
         if ((at = line.indexOf(PCIE_BANDWIDTH)) > 0) {
-            pcie(line, at, i, out);
+            pcie(line, at, i, out, pcieSeen);
         } else if (line.contains("probe of ") && (m = PROBE.matcher(line)).find()) {
             out.add(new KernelEvent(KernelEvent.Kind.PROBE_FAILED, m.group(2), m.group(1) + " error " + m.group(3),
                     OptionalDouble.empty(), i, line));
@@ -107,19 +117,30 @@ public final class KernelLogParser {
         }
     }
 
-    /** "DEVICE: 7.876 Gb/s available PCIe bandwidth, limited by … (capable of …)" or "… (8.0 GT/s PCIe x8 link)". */
-    private static void pcie(String line, int at, int i, List<KernelEvent> out) {
+    /**
+     * "DEVICE: 7.876 Gb/s available PCIe bandwidth, limited by … (capable of …)" or "… (8.0 GT/s PCIe x8 link)". A
+     * driver prints the same line at every probe, so a line read before (from the device on) is not read again.
+     */
+    private static void pcie(String line, int at, int i, List<KernelEvent> out, Map<String, KernelEvent> seen) {
         int numberStart = line.lastIndexOf(' ', at - 1) + 1;
         if (numberStart < 3 || line.charAt(numberStart - 2) != ':') return;
         int deviceStart = line.lastIndexOf(' ', numberStart - 3) + 1;
+        String key = line.substring(deviceStart);
+        KernelEvent before = seen.get(key);
+        if (before != null) {
+            out.add(new KernelEvent(before.kind(), before.device(), before.detail(), before.value(), i, line));
+            return;
+        }
         String device = line.substring(deviceStart, numberStart - 2);
         Matcher m = PCIE_REST.matcher(line).region(at + PCIE_BANDWIDTH.length(), line.length());
         if (!m.lookingAt()) return;
         boolean limited = m.group(1) != null;
         String detail = limited ? m.group(1) + " link at " + m.group(2) + ", capable of " + m.group(3)
                 + " Gb/s with " + m.group(4) : m.group(5);
-        out.add(new KernelEvent(limited ? KernelEvent.Kind.PCIE_LIMITED : KernelEvent.Kind.PCIE_FULL, device, detail,
-                number(line.substring(numberStart, at)), i, line));
+        KernelEvent e = new KernelEvent(limited ? KernelEvent.Kind.PCIE_LIMITED : KernelEvent.Kind.PCIE_FULL, device,
+                detail, number(line.substring(numberStart, at)), i, line);
+        seen.put(key, e);
+        out.add(e);
     }
 
     private static OptionalDouble number(String s) {

@@ -41,9 +41,11 @@ public final class InfinibandCollector implements Collector<List<RdmaDevice>> {
     /**
      * The agent's every-second read: port state, physical state, rate, link layer, LIDs and counters afresh, the
      * device attributes (firmware, GUID, board, PCI address) and GID tables from {@code previous}. Falls back to a
-     * full read when the devices or their ports are not the ones {@code previous} lists (a driver reload).
+     * full read when the devices or their ports are not the ones {@code previous} lists (a driver reload). With
+     * {@code hwCounters} false the ports/N/hw_counters values are carried from {@code previous} too: nothing judges
+     * them, they are served raw, and they are ~26 files of a port's ~53.
      */
-    public List<RdmaDevice> refresh(HostRoot root, List<RdmaDevice> previous) {
+    public List<RdmaDevice> refresh(HostRoot root, List<RdmaDevice> previous, boolean hwCounters) {
         List<String> names = root.list(CLASS_DIR).stream().filter(n -> root.isDirectory(CLASS_DIR + "/" + n)).toList();
         if (!names.equals(previous.stream().map(RdmaDevice::name).toList())) return collect(root);
         List<RdmaDevice> devices = new ArrayList<>(previous.size());
@@ -53,7 +55,8 @@ public final class InfinibandCollector implements Collector<List<RdmaDevice>> {
             for (RdmaPort p : d.ports()) {
                 String portDir = dir + "/ports/" + p.port();
                 if (!root.isDirectory(portDir)) return collect(root);
-                ports.add(port(root, d.name(), p.port(), portDir, Optional.of(p.gids())));
+                ports.add(port(root, d.name(), p.port(), portDir, Optional.of(p.gids()),
+                        hwCounters ? Optional.empty() : Optional.of(p.hwCounters())));
             }
             if (root.list(dir + "/ports").size() != ports.size()) return collect(root);
             devices.add(new RdmaDevice(d.name(), d.firmwareVersion(), d.nodeGuid(), d.boardId(), d.hcaType(),
@@ -73,11 +76,12 @@ public final class InfinibandCollector implements Collector<List<RdmaDevice>> {
     }
 
     private RdmaPort port(HostRoot root, String device, int number, String dir) {
-        return port(root, device, number, dir, Optional.empty());
+        return port(root, device, number, dir, Optional.empty(), Optional.empty());
     }
 
-    /** With {@code knownGids} empty the GID table is read; otherwise it is taken as given. */
-    private RdmaPort port(HostRoot root, String device, int number, String dir, Optional<List<Gid>> knownGids) {
+    /** With {@code knownGids} or {@code knownHw} empty that part is read; otherwise it is taken as given. */
+    private RdmaPort port(HostRoot root, String device, int number, String dir, Optional<List<Gid>> knownGids,
+                          Optional<Map<String, Reading<Long>>> knownHw) {
         Reading<PortState> state = InfinibandAttributes.state(dir + "/state", root.read(dir + "/state"));
         Reading<PortState> phys = InfinibandAttributes.state(dir + "/phys_state", root.read(dir + "/phys_state"));
         Reading<LinkRate> rate = InfinibandAttributes.rate(dir + "/rate", root.read(dir + "/rate"));
@@ -86,7 +90,8 @@ public final class InfinibandCollector implements Collector<List<RdmaDevice>> {
         boolean ethernet = linkLayer.optional().map(l -> l.equalsIgnoreCase("Ethernet")).orElse(false);
         return new RdmaPort(device, number, state, phys, rate, linkLayer,
                 root.readInt(dir + "/lid", 0, LID_MAX), root.readInt(dir + "/sm_lid", 0, LID_MAX),
-                knownGids.orElseGet(() -> gids(root, dir, ethernet)), counters(root, dir + "/counters"), counters(root, dir + "/hw_counters"));
+                knownGids.orElseGet(() -> gids(root, dir, ethernet)), counters(root, dir + "/counters"),
+                knownHw.orElseGet(() -> counters(root, dir + "/hw_counters")));
     }
 
     /**

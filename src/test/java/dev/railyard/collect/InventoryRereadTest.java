@@ -54,6 +54,29 @@ class InventoryRereadTest {
         assertThat(agent.collect(root)).as("fourth collection re-reads everything").isEqualTo(full.collect(root));
     }
 
+    @Test
+    void hwCountersAreCarriedBetweenTheirReadsEveryTenthCollection(@TempDir Path dir) throws Exception {
+        copy(Path.of("src/test/resources/sysfs/gpud-h100"), dir);
+        HostRoot root = HostRoot.at(dir);
+        InventoryCollector agent = new InventoryCollector(GpuCollector.forRoot(root), new KernelLogCollector(), fixed, 60);
+        Path hw = dir.resolve(PORT + "/hw_counters/out_of_sequence");
+        Files.writeString(hw, "5\n");
+        assertThat(hwCounter(agent.collect(root))).isEqualTo(5L);
+        Files.writeString(hw, "9\n");
+        Files.writeString(dir.resolve(PORT + "/counters/symbol_error"), "3\n");
+        for (int i = 1; i < InventoryCollector.HW_COUNTERS_EVERY; i++) {
+            NodeInventory inv = agent.collect(root);
+            assertThat(hwCounter(inv)).as("collection %d carries the last read", i).isEqualTo(5L);
+            assertThat(inv.rdmaDevices().getFirst().ports().getFirst().counter("symbol_error").orElse(0L))
+                    .as("judged counters are fresh every time").isEqualTo(3L);
+        }
+        assertThat(hwCounter(agent.collect(root))).as("the tenth reads them again").isEqualTo(9L);
+    }
+
+    private static long hwCounter(NodeInventory inv) {
+        return inv.rdmaDevices().getFirst().ports().getFirst().hwCounters().get("out_of_sequence").orElse(-1L);
+    }
+
     private static void copy(Path from, Path to) throws IOException {
         try (Stream<Path> s = Files.walk(from)) {
             for (Path p : s.toList()) {

@@ -99,7 +99,7 @@ public final class Main {
     }
 
     private static CommandLine build(Timings timings, Set<String> names) {
-        CommandLine cl = new CommandLine(new RailyardCommand());
+        CommandLine cl = new CommandLine(new RailyardCommand(), factory(timings));
         for (String name : SUBCOMMANDS.keySet()) {
             if (names.contains(name)) cl.addSubcommand(name, SUBCOMMANDS.get(name).apply(timings));
         }
@@ -111,6 +111,17 @@ public final class Main {
         cl.setUsageHelpAutoWidth(true);
         separateHelpSections(cl);
         return cl;
+    }
+
+    /** Creates the commands picocli instantiates itself (bench's subcommands), giving bench nccl the timings. */
+    private static CommandLine.IFactory factory(Timings timings) {
+        CommandLine.IFactory standard = CommandLine.defaultFactory();
+        return new CommandLine.IFactory() {
+            @Override
+            public <K> K create(Class<K> type) throws Exception {
+                return type == BenchNcclCommand.class ? type.cast(new BenchNcclCommand(timings)) : standard.create(type);
+            }
+        };
     }
 
     /** A blank line and a heading before the arguments, options and subcommands of every help page. */

@@ -121,6 +121,15 @@ public final class Timings {
         phases.add(new Phase(name, Thread.currentThread().getName(), sinceStartMs(startNanoTime), (end - startNanoTime) / 1e6));
     }
 
+    /**
+     * Records a phase made of many pieces (a sweep's timed loops over all its sizes): placed at its first piece's
+     * start, {@code totalNanos} long in all.
+     */
+    public void recordSum(String name, long firstStartNanoTime, long totalNanos) {
+        if (!on) return;
+        phases.add(new Phase(name, Thread.currentThread().getName(), sinceStartMs(firstStartNanoTime), totalNanos / 1e6));
+    }
+
     private double sinceStartMs(long nanoTime) {
         return startToMainMs.orElse(0) + (nanoTime - mainNanoTime) / 1e6;
     }

@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Function;
@@ -19,11 +20,16 @@ public final class Main {
     }
 
     /** The subcommands, in the order help lists them. */
-    private static final Map<String, Function<Timings, Object>> SUBCOMMANDS = subcommands();
+    private static final Map<String, Function<Startup, Object>> SUBCOMMANDS = subcommands();
 
-    private static Map<String, Function<Timings, Object>> subcommands() {
-        Map<String, Function<Timings, Object>> m = new LinkedHashMap<>();
-        m.put("inventory", InventoryCommand::new);
+    /** What main started before picocli: the timings, and a live inventory when the arguments ask for one. */
+    record Startup(Timings timings, Optional<InventoryPrefetch> inventory) {
+        static final Startup NONE = new Startup(Timings.off(), Optional.empty());
+    }
+
+    private static Map<String, Function<Startup, Object>> subcommands() {
+        Map<String, Function<Startup, Object>> m = new LinkedHashMap<>();
+        m.put("inventory", s -> new InventoryCommand(s.timings(), s.inventory()));
         m.put("check", t -> new CheckCommand());
         m.put("init", t -> new InitCommand());
         m.put("capture", t -> new CaptureCommand());
@@ -50,8 +56,9 @@ public final class Main {
     /** Runs the CLI and returns the exit code; tests call this with their own writers via {@link #commandLine()}. */
     public static int run(String... args) {
         Timings timings = timingsFor(System.getenv(), args);
+        Startup startup = new Startup(timings, InventoryPrefetch.startIfLiveInventory(args, timings));
         long building = System.nanoTime();
-        CommandLine cl = commandLineFor(timings, args);
+        CommandLine cl = commandLineFor(startup, args);
         timings.record("CLI build (picocli command model, command classes)", building);
         int code = cl.execute(args);
         if (timings.on()) {
@@ -79,7 +86,7 @@ public final class Main {
 
     /** The whole command tree. */
     public static CommandLine commandLine() {
-        return build(Timings.off(), SUBCOMMANDS.keySet());
+        return build(Startup.NONE, SUBCOMMANDS.keySet());
     }
 
     /**
@@ -87,21 +94,25 @@ public final class Main {
      * by reflection at start-up, and a one-shot command like {@code inventory} should not pay for the others.
      */
     static CommandLine commandLineFor(String... args) {
-        return commandLineFor(Timings.off(), args);
+        return commandLineFor(Startup.NONE, args);
     }
 
     static CommandLine commandLineFor(Timings timings, String... args) {
-        for (String a : args) {
-            if (a.startsWith("-")) continue;
-            return build(timings, SUBCOMMANDS.containsKey(a) ? Set.of(a) : SUBCOMMANDS.keySet());
-        }
-        return build(timings, SUBCOMMANDS.keySet());
+        return commandLineFor(new Startup(timings, Optional.empty()), args);
     }
 
-    private static CommandLine build(Timings timings, Set<String> names) {
-        CommandLine cl = new CommandLine(new RailyardCommand(), factory(timings));
+    static CommandLine commandLineFor(Startup startup, String... args) {
+        for (String a : args) {
+            if (a.startsWith("-")) continue;
+            return build(startup, SUBCOMMANDS.containsKey(a) ? Set.of(a) : SUBCOMMANDS.keySet());
+        }
+        return build(startup, SUBCOMMANDS.keySet());
+    }
+
+    private static CommandLine build(Startup startup, Set<String> names) {
+        CommandLine cl = new CommandLine(new RailyardCommand(), factory(startup.timings()));
         for (String name : SUBCOMMANDS.keySet()) {
-            if (names.contains(name)) cl.addSubcommand(name, SUBCOMMANDS.get(name).apply(timings));
+            if (names.contains(name)) cl.addSubcommand(name, SUBCOMMANDS.get(name).apply(startup));
         }
         cl.setExecutionExceptionHandler(new ExitCodes.ExceptionHandler());
         cl.setParameterExceptionHandler(new ExitCodes.ParameterHandler());

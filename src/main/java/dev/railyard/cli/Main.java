@@ -110,10 +110,16 @@ public final class Main {
     }
 
     private static CommandLine build(Startup startup, Set<String> names) {
-        CommandLine cl = new CommandLine(new RailyardCommand(), factory(startup.timings()));
+        Timings t = startup.timings();
+        long start = System.nanoTime();
+        CommandLine cl = new CommandLine(new RailyardCommand(), factory(t));
+        t.record("picocli: root command", start);
+        start = System.nanoTime();
         for (String name : SUBCOMMANDS.keySet()) {
             if (names.contains(name)) cl.addSubcommand(name, SUBCOMMANDS.get(name).apply(startup));
         }
+        t.record("picocli: " + (names.size() == 1 ? names.iterator().next() : names.size() + " subcommands"), start);
+        start = System.nanoTime();
         cl.setExecutionExceptionHandler(new ExitCodes.ExceptionHandler());
         cl.setParameterExceptionHandler(new ExitCodes.ParameterHandler());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
@@ -121,6 +127,7 @@ public final class Main {
         cl.setUsageHelpWidth(TextStyle.DEFAULT_WIDTH);
         cl.setUsageHelpAutoWidth(true);
         separateHelpSections(cl);
+        t.record("picocli: handlers, help width and sections", start);
         return cl;
     }
 

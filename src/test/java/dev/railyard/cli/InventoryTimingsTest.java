@@ -53,7 +53,7 @@ class InventoryTimingsTest {
                 "host", "kernel log (Xid)", "topology", "waiting for the GPU thread", "JSON warm-up", "JSON write", "print",
                 "total");
         assertThat(t.phases()).filteredOn(p -> p.name().equals("pci")).singleElement()
-                .satisfies(p -> assertThat(p.thread()).isEqualTo("railyard-gpu"));
+                .satisfies(p -> assertThat(p.thread()).isEqualTo("main"));
         assertThat(t.phases()).filteredOn(p -> p.name().startsWith("JVM start")).singleElement()
                 .satisfies(p -> assertThat(p.ms()).isBetween(4_000.0, 600_000.0));
         assertThat(t.phases()).allSatisfy(p -> assertThat(p.ms()).isNotNegative());
@@ -68,6 +68,11 @@ class InventoryTimingsTest {
                     .collect(HostRoot.at(dir.resolve("tree")));
             assertThat(t.phases()).extracting(Timings.Phase::name)
                     .contains("NVML load and init", "NVML reads", "NVML shutdown");
+            // NVML loads on its own thread from the start, while this one reads the PCI devices
+            assertThat(t.phases()).filteredOn(p -> p.name().startsWith("NVML")).extracting(Timings.Phase::thread)
+                    .containsOnly("railyard-gpu");
+            assertThat(t.phases()).filteredOn(p -> p.name().equals("pci")).extracting(Timings.Phase::thread)
+                    .containsOnly(Thread.currentThread().getName());
             assertThat(fake.refcount()).isZero();
         }
     }

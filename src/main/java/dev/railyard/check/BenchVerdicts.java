@@ -24,6 +24,11 @@ public final class BenchVerdicts {
     public static final String RDMA_LAT = CheckId.BENCH_RDMA_LAT.id();
     public static final String NCCL_BUSBW = CheckId.BENCH_NCCL_BUSBW.id();
 
+    /** Data that did not verify: the GPUs' error reports first, then one pair at a time. */
+    static final String CORRUPTED = Fix.lines(Fix.note("data came back corrupted: look for Xid and ECC errors, then "
+            + "rerun on one GPU pair at a time (CUDA_VISIBLE_DEVICES=0,1 ...) to find the bad one"),
+            "railyard check --only gpu.", "dmesg | grep -iE 'NVRM: Xid|ECC'");
+
     /** Standard Ethernet / InfiniBand data rates a port can train down to, in Gb/s. */
     private static final double[] RATES = {1, 10, 25, 40, 50, 56, 100, 200, 400, 800};
 
@@ -59,12 +64,12 @@ public final class BenchVerdicts {
         if (lower.isPresent()) {
             String rate = fmt(lower.get());
             return new Finding(RDMA_BW, Severity.FAIL, subject, observed + "; matches a link negotiated at " + rate
-                    + "G", expected, "negotiated " + rate + "G: replace the QSFP+ cable/DAC and check the port "
-                    + "rate with `ibstat` or `ethtool <netdev>`");
+                    + "G", expected, Fix.lines(Fix.note("negotiated " + rate + "G: replace the QSFP+ cable/DAC with a "
+                    + "known-good one, then look at the ports' rates again:"), Fix.RDMA_RATES));
         }
         return new Finding(RDMA_BW, Severity.FAIL, subject, observed, expected,
-                "pin both sides to the HCA's NUMA node (numactl), check the PCIe link width/speed, MTU and the "
-                        + "CPU governor, then rerun");
+                Fix.lines(Fix.GOVERNOR_NOW, Fix.RDMA_RATES, "lspci -vv -d 15b3: | grep -E 'LnkCap:|LnkSta:'",
+                        Fix.note("then rerun both sides under numactl --cpunodebind=N, N the HCA's node above")));
     }
 
     /**
@@ -82,9 +87,10 @@ public final class BenchVerdicts {
                 + (bidirectional(r) ? " (bidirectional)" : "")
                 + full.map(rate -> "; about what a full " + fmt(rate) + "G link gives").orElse(""),
                 String.format(Locale.ROOT, ">= %.0f%% of the link rate", efficiency * 100),
-                "link rate unknown: pass --rate " + fmt(guess) + " if this is a " + fmt(guess) + "G port (ibstat "
-                        + "'Rate:' or ethtool shows it)" + full.map(rate -> "; on a port faster than " + fmt(rate)
-                        + "G this means it negotiated " + fmt(rate) + "G: replace the QSFP+ cable/DAC").orElse(""));
+                Fix.lines(Fix.note("link rate unknown: pass --rate " + fmt(guess) + " if this is a " + fmt(guess)
+                        + "G port" + full.map(rate -> "; on a port faster than " + fmt(rate) + "G this means it "
+                        + "negotiated " + fmt(rate) + "G: replace the QSFP+ cable/DAC").orElse("") + "; the ports' "
+                        + "rates:"), Fix.RDMA_RATES));
     }
 
     private static String expectedBw(double linkGbps, double efficiency) {
@@ -93,7 +99,7 @@ public final class BenchVerdicts {
 
     private static Finding noBandwidthTable(String subject, String expected) {
         return new Finding(RDMA_BW, Severity.UNKNOWN, subject, "no bandwidth table in the output", expected,
-                "rerun ib_write_bw and keep its whole output");
+                Fix.note("run ib_write_bw again and keep its whole output"));
     }
 
     private static boolean bidirectional(PerftestResult r) {
@@ -125,14 +131,15 @@ public final class BenchVerdicts {
         Optional<LatencyRow> row = r.smallestLatencyRow();
         if (row.isEmpty() || row.get().headlineUs().isEmpty()) {
             return new Finding(RDMA_LAT, Severity.UNKNOWN, subject, "no latency table in the output", expected,
-                    "rerun ib_write_lat and keep its whole output");
+                    Fix.note("run ib_write_lat again and keep its whole output"));
         }
         double us = row.get().headlineUs().getAsDouble();
         String observed = fmt(us) + " µs at " + row.get().bytes() + " B";
         if (us <= specUs) return Finding.pass(RDMA_LAT, subject, observed, expected);
         return new Finding(RDMA_LAT, Severity.FAIL, subject, observed, expected,
-                "set the CPU governor to performance, pin to the HCA's NUMA node, and check the path for extra "
-                        + "switch hops or PFC pauses");
+                Fix.lines(Fix.GOVERNOR_NOW, Fix.RDMA_RATES,
+                        Fix.note("then rerun under numactl --cpunodebind=N, N the HCA's node above; a path with extra "
+                                + "switch hops or PFC pauses adds latency too")));
     }
 
     private static Optional<Finding> failure(String id, String subject, PerftestResult r, String expected) {
@@ -162,7 +169,7 @@ public final class BenchVerdicts {
         if (runs.isEmpty() && out.isEmpty()) {
             out.add(new Finding(NCCL_BUSBW, Severity.UNKNOWN, subject, "no result table in the output",
                     expectedGBps.map(e -> ">= " + fmt(e) + " GB/s busbw").orElse("a result table"),
-                    "rerun the nccl-tests binary and keep its whole output"));
+                    Fix.note("run the nccl-tests binary again and keep its whole output")));
         }
         return out;
     }
@@ -174,8 +181,7 @@ public final class BenchVerdicts {
         if (wrong == 0 && !oobFailed) return Optional.empty();
         return Optional.of(new Finding(NCCL_BUSBW, Severity.FAIL, s,
                 wrong + " wrong values" + (oobFailed ? ", out of bounds values FAILED" : ""),
-                "#wrong = 0", "data came back corrupted: check `dmesg` for Xid/ECC errors on the GPUs "
-                + "and rerun with one GPU pair at a time to find the bad one"));
+                "#wrong = 0", CORRUPTED));
     }
 
     /** busbw (out of place) at the largest size of one run against the spec; INFO when the spec sets none. */
@@ -191,8 +197,9 @@ public final class BenchVerdicts {
         if (expectedGBps.isEmpty()) return new Finding(NCCL_BUSBW, Severity.INFO, s, observed, expected, "");
         if (busbw >= expectedGBps.get()) return Finding.pass(NCCL_BUSBW, s, observed, expected);
         return new Finding(NCCL_BUSBW, Severity.FAIL, s, observed, expected,
-                "check that NCCL uses every HCA (NCCL_IB_HCA), GPUDirect RDMA (nvidia-peermem loaded), and each "
-                        + "port's rate with `rdma link show`");
+                Fix.lines(Fix.note("NCCL should use every HCA (NCCL_IB_HCA) with GPUDirect RDMA (nvidia-peermem); "
+                        + "the ports, their rates and what NCCL was given:"), "rdma link show", Fix.RDMA_RATES,
+                        "lsmod | grep -E 'nvidia_peermem|nv_peer_mem'", "printenv | grep '^NCCL_'"));
     }
 
     /** NET/Socket where the fabric (IB/RoCE) was expected, with the reason NCCL's own lines give for it. */
@@ -205,8 +212,10 @@ public final class BenchVerdicts {
                 "NCCL used NET/Socket" + (net.socketInterfaces().isEmpty() ? "" : " over "
                         + String.join(",", net.socketInterfaces())) + why,
                 "NET/IB over the RDMA fabric",
-                "install rdma-core (libibverbs), check `rdma link show` lists ACTIVE ports, set NCCL_IB_HCA to the "
-                        + "fabric HCAs, and load nvidia-peermem for GPUDirect RDMA"));
+                Fix.lines(Fix.note("NCCL needs libibverbs (rdma-core), ACTIVE ports, NCCL_IB_HCA naming the fabric "
+                        + "HCAs, and nvidia-peermem for GPUDirect RDMA:"),
+                        "ldconfig -p | grep libibverbs", "rdma link show", "modprobe nvidia-peermem",
+                        "echo nvidia-peermem > /etc/modules-load.d/nvidia-peermem.conf")));
     }
 
     private static String fmt(double v) {

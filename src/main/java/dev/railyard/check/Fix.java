@@ -8,18 +8,18 @@ import java.util.stream.Collectors;
  * the one that makes it survive a reboot after it. Steps no command can do (reseat a cable) are {@code #} comment
  * lines, so the whole block still runs; nothing is left for the reader to fill in.
  */
-final class Fix {
+public final class Fix {
 
     private Fix() {
     }
 
     /** Lines joined with newlines; a line starting with "# " is a step for hands, not the shell. */
-    static String lines(String... lines) {
+    public static String lines(String... lines) {
         return Arrays.stream(lines).collect(Collectors.joining("\n"));
     }
 
     /** A step no command can do, as a shell comment. */
-    static String note(String text) {
+    public static String note(String text) {
         return "# " + text;
     }
 
@@ -33,6 +33,14 @@ final class Fix {
         for (String b : body) yaml.append("      ").append(b).append("\\n");
         return "printf '" + yaml + "' > " + file + " && chmod 600 " + file + " && netplan apply";
     }
+
+    /** Sets every core's governor to performance now (the node check's fix persists it). */
+    static final String GOVERNOR_NOW =
+            "for g in /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor; do echo performance > \"$g\"; done";
+    /** Every RDMA port's rate and each HCA's NUMA node, as the kernel reports them. */
+    static final String RDMA_RATES = "grep . /sys/class/infiniband/*/ports/*/rate /sys/class/infiniband/*/device/numa_node";
+    /** Every network interface's speed (Mb/s) and MTU. */
+    static final String NET_SPEEDS = "grep . /sys/class/net/*/speed /sys/class/net/*/mtu";
 
     /** Loads a kernel module now and at every boot. */
     static String module(String name) {

@@ -29,7 +29,8 @@ public final class GpuCopyVerdict {
             String observed = String.format(Locale.ROOT, "H2D %.1f GB/s, D2H %.1f GB/s", g.h2dGBps(), g.d2hGBps());
             if (g.pcieMaxGBps().isEmpty()) {
                 out.add(new Finding(ID, Severity.UNKNOWN, subject, observed, "PCIe link of the slot unknown",
-                        "run on the node itself (not --root) so the PCIe link can be read"));
+                        Fix.lines(Fix.note("run it on the node itself (not --root), where the PCIe link can be read:"),
+                                "railyard bench gpu")));
                 continue;
             }
             double max = g.pcieMaxGBps().get();
@@ -40,8 +41,10 @@ public final class GpuCopyVerdict {
                 out.add(Finding.pass(ID, subject, observed, expected));
             } else {
                 out.add(new Finding(ID, Severity.FAIL, subject, observed, expected,
-                        "the link trained below its maximum: check `nvidia-smi -q | grep -A4 'Link'` under load, "
-                                + "then reseat the GPU/riser or move it to a full x16 slot"));
+                        Fix.lines(Fix.note("the link trained below its maximum; if it stays there under load, reseat "
+                                        + "the GPU or riser, or move it to a full x16 slot:"),
+                                "nvidia-smi --query-gpu=index,pci.bus_id,pcie.link.gen.current,pcie.link.gen.max,"
+                                        + "pcie.link.width.current,pcie.link.width.max --format=csv")));
             }
         }
         return out;

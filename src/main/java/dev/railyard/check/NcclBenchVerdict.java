@@ -25,7 +25,8 @@ public final class NcclBenchVerdict {
                 .orElse("no busbw expectation (expect.nccl_busbw_gbytes_per_s in the spec)");
         if (r.sizes().isEmpty()) {
             out.add(new Finding(BenchVerdicts.NCCL_BUSBW, Severity.UNKNOWN, subject, "no size was measured", expected,
-                    "give -b/-e so that at least one size holds an element per rank"));
+                    Fix.lines(Fix.note("every size was too small to give each rank an element: start larger, e.g."),
+                            "railyard bench nccl " + r.collective() + " -b 1M -e 1G -g " + r.nranks())));
         } else {
             NcclSizeResult big = r.sizes().getLast();
             double busbw = big.outOfPlace().busbwGBps();
@@ -37,15 +38,17 @@ public final class NcclBenchVerdict {
                 out.add(Finding.pass(BenchVerdicts.NCCL_BUSBW, subject, observed, expected));
             } else {
                 out.add(new Finding(BenchVerdicts.NCCL_BUSBW, Severity.FAIL, subject, observed, expected,
-                        "compare with nvidia-smi topo -m (NVLink or PCIe between the GPUs), keep NCCL_P2P_DISABLE "
-                                + "and NCCL_SHM_DISABLE unset, and rerun with NCCL_DEBUG=INFO to see the transport"));
+                        Fix.lines(Fix.note("NVLink or PCIe between the GPUs, and the transport NCCL picked (P2P, SHM or NET):"),
+                                "nvidia-smi topo -m",
+                                "unset NCCL_P2P_DISABLE NCCL_SHM_DISABLE",
+                                "NCCL_DEBUG=INFO railyard bench nccl " + r.collective() + " -b 1G -e 1G -g " + r.nranks()
+                                        + " 2>&1 | grep -E 'via|NET/'")));
             }
         }
         long wrong = r.wrongTotal();
         if (wrong > 0) {
             out.add(new Finding(BenchVerdicts.NCCL_BUSBW, Severity.FAIL, subject, wrong + " wrong values", "#wrong = 0",
-                    "data came back corrupted: check dmesg for Xid/ECC errors (railyard check --only gpu.) and "
-                            + "rerun with -g 2 on one GPU pair at a time to find the bad one"));
+                    BenchVerdicts.CORRUPTED));
         }
         return out;
     }

@@ -28,8 +28,8 @@ public final class NcclSweepVerdict {
                 Bytes.human(largestBytes), ranks);
         if (wrong > 0) {
             out.add(Finding.of(ID, Severity.FAIL, subject, wrong + " elements did not verify", "#wrong 0",
-                    "a GPU or link corrupts data: run 'railyard check' (gpu.ecc.uncorrected, gpu.xid) on every node and "
-                            + "repeat with fewer GPUs to find it"));
+                    Fix.lines(Fix.note("a GPU or link corrupts data: on every node look for ECC and Xid errors, then "
+                            + "repeat with fewer GPUs to find it"), "railyard check --only gpu.")));
         }
         if (!complete) {
             out.add(Finding.of(ID, Severity.UNKNOWN, subject, "sweep interrupted: " + observed, "a complete sweep", ""));
@@ -38,8 +38,10 @@ public final class NcclSweepVerdict {
             String expected = String.format(Locale.ROOT, ">= %.1f GB/s (expect.nccl_busbw_gbytes_per_s)", want);
             out.add(largestBusbwGBps >= want ? Finding.pass(ID, subject, observed, expected)
                     : Finding.of(ID, Severity.FAIL, subject, observed, expected,
-                    "check that NCCL uses the fabric (NCCL_DEBUG=INFO: NET/IB, not NET/Socket), NCCL_IB_HCA and "
-                            + "nvidia-peermem (railyard check), then the slow pairs in the pair matrix"));
+                    Fix.lines(Fix.note("NCCL must use the fabric (NET/IB, not NET/Socket) with GPUDirect RDMA; on "
+                            + "every node:"), "railyard check --only rdma.,host.module.peermem",
+                            "printenv | grep '^NCCL_'",
+                            Fix.note("then the slow pairs in the pair matrix of this report"))));
         } else {
             out.add(Finding.of(ID, Severity.INFO, subject, observed, "no expect.nccl_busbw_gbytes_per_s in the spec", ""));
         }

@@ -39,7 +39,7 @@ public final class NetworkSeparationCheck implements ClusterCheck {
                 if (ms.isPresent() && cs.isPresent() && overlap(ms.get(), cs.get())) {
                     out.add(Finding.of(ID, Severity.FAIL, c.name(), "subnet " + cs.get() + " overlaps " + m.name() + " " + ms.get(),
                             "a compute subnet apart from the management one",
-                            "give " + c.name() + " its own subnet (seed 001 uses 10.0.0.0/24 and 10.0.1.0/24 beside 192.168.1.0/24)"));
+                            "# in the spec, give " + c.name() + " its own subnet (e.g. 10.0.0.0/24 and 10.0.1.0/24 for two rails beside a 192.168.1.0/24 management network)"));
                     continue;
                 }
                 for (Map.Entry<String, ClusterSpec.Binding> b : c.bind().entrySet()) {
@@ -48,13 +48,13 @@ public final class NetworkSeparationCheck implements ClusterCheck {
                     if (mb != null && mb.netdev().equals(b.getValue().netdev())) {
                         out.add(Finding.of(ID, Severity.FAIL, c.name() + " " + node, "netdev " + mb.netdev() + " carries both "
                                         + c.name() + " and " + m.name(), "compute traffic on its own NIC",
-                                "bind " + c.name() + " on " + node + " to the fabric NIC (railyard inventory lists them)"));
+                                "# in the spec, bind " + c.name() + " on " + node + " to a fabric NIC; this node's NICs:\nip -br link"));
                     }
                     Optional<Integer> addr = b.getValue().address().flatMap(a -> Ipv4Cidr.parseAddress(ClusterAddressesCheck.bare(a)));
                     if (addr.isPresent() && ms.isPresent() && ms.get().contains(addr.get())) {
                         out.add(Finding.of(ID, Severity.FAIL, c.name() + " " + node, "address "
                                         + b.getValue().address().get() + " is inside " + m.name() + " " + ms.get(),
-                                "an address outside the management subnet", "pick an address in " + c.subnet().orElse("the compute subnet")));
+                                "an address outside the management subnet", "# in the spec, pick an address in " + c.subnet().orElse("the compute subnet")));
                     }
                 }
             }

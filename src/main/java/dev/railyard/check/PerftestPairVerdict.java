@@ -27,13 +27,15 @@ public record PerftestPairVerdict(Optional<Double> linkGbps, double efficiency, 
             if (run.timedOut()) {
                 return new Finding(id, Severity.FAIL, subject, "no result before the timeout", "a result table",
                         pair.side() == PerftestPair.Side.SERVER
-                                ? "no client connected: run `" + pair.peerHint() + "` on the other node"
-                                : "the server did not answer in time: start it first, and check the address");
+                                ? Fix.note("no client connected: on the other node run " + pair.peerHint())
+                                : Fix.lines(Fix.note("the server did not answer in time: start it first, then this "
+                                        + "side; its address must answer from here:"), "ip -br addr", "rdma link show"));
             }
             if (run.exitCode() != 0) {
                 return new Finding(id, Severity.FAIL, subject, "perftest exited with " + run.exitCode(),
                         "exit 0 and a result table",
-                        "read the output above; rerun with the same options on both sides");
+                        Fix.lines(Fix.note("perftest's error is in its output above; both sides need the same "
+                                + "options; the ports:"), "rdma link show"));
             }
             if (pair.side() == PerftestPair.Side.SERVER) {
                 return new Finding(id, Severity.INFO, subject, "server finished; the client prints the result",
@@ -46,7 +48,8 @@ public record PerftestPairVerdict(Optional<Double> linkGbps, double efficiency, 
                     row.averageGbps(), row.bytes())).orElse("no bandwidth table");
             return new Finding(id, Severity.UNKNOWN, subject, observed + "; the link rate is unknown",
                     String.format(Locale.ROOT, ">= %.0f%% of the link rate", efficiency * 100),
-                    "give --spec FILE --network NAME (rate_gbps), or check that the port's rate is readable");
+                    Fix.lines(Fix.note("give the rate with --spec FILE --network NAME (its rate_gbps); the ports' "
+                            + "rates as the kernel reports them:"), Fix.RDMA_RATES));
         }
         return BenchVerdicts.rdmaBandwidth(subject, r, linkGbps.orElse(0.0), efficiency);
     }

@@ -22,17 +22,20 @@ public record StorageSeqVerdict(double minimumMiBps) {
         String expected = String.format(">= %.0f MiB/s", minimumMiBps);
         if (d.mebibytesPerSecond() >= minimumMiBps) return Finding.pass(ID, subject, observed, expected);
         return new Finding(ID, Severity.FAIL, subject, observed, expected,
-                "check the drive's PCIe link (lspci -vv: LnkSta vs LnkCap), that the job used --direct=1, and "
-                        + "nvme smart-log for thermal throttling");
+                Fix.lines(Fix.note("a drive on a narrower or slower PCIe link than it can do (LnkSta below LnkCap), or "
+                                + "one throttling when hot:"),
+                        "lspci -vv | grep -E 'Non-Volatile|LnkCap:|LnkSta:'",
+                        "for d in /dev/nvme[0-9]; do nvme smart-log \"$d\" | grep -iE 'temperature|warning'; done"));
     }
 
     /** fio did not produce a result for one direction: a FAIL, a full disk named as such. */
     public static Finding fioFailed(String subject, String direction, String fioSays, boolean direct) {
         boolean full = fioSays.contains("No space left on device") || fioSays.contains("error=28");
         String observed = full ? "disk full: " + fioSays : fioSays;
-        String fix = full ? "free space on the disk, or give a smaller --size"
-                : "run the command above by hand to see fio's error; check that the directory is writable and has "
-                        + "room for --size" + (direct ? ", and that the filesystem supports O_DIRECT (else --no-direct)" : "");
+        String fix = full ? Fix.lines(Fix.note("free space on that disk, or run again with a smaller --size:"), "df -h")
+                : Fix.lines(Fix.note("run the fio command above by hand to see its error; the directory must be "
+                        + "writable with room for --size" + (direct ? "; a filesystem without O_DIRECT (tmpfs) needs "
+                        + "--no-direct" : "")), "df -h");
         return new Finding(ID, Severity.FAIL, subject + " " + direction, observed, "a fio result", fix);
     }
 }

@@ -43,12 +43,14 @@ public final class TcpBenchVerdict {
         String expected = floor.map(f -> String.format(Locale.ROOT, ">= %.2f Gb/s", f))
                 .orElse("no bandwidth expectation (expect.tcp_gbps in the spec, or --expect-gbps)");
         if (!b.stop().complete()) return new Finding(BW, Severity.UNKNOWN, subject, observed + ", run stopped early: "
-                + b.stop().kind().name().toLowerCase(Locale.ROOT), expected, "rerun for the whole --duration");
+                + b.stop().kind().name().toLowerCase(Locale.ROOT), expected,
+                Fix.note("the run stopped before its --duration was up: run the same command again"));
         if (floor.isEmpty()) return new Finding(BW, Severity.INFO, subject, observed, expected, "");
         if (gbps >= floor.get()) return Finding.pass(BW, subject, observed, expected);
         return new Finding(BW, Severity.FAIL, subject, observed, expected,
-                "try more streams (--streams 4); check the link speed (ethtool DEV), the MTU on both ends "
-                        + "(ip link show DEV) and net.core.rmem_max/wmem_max (railyard check --only host.net)");
+                Fix.lines(Fix.note("one stream rarely fills a fast link: try --streams 4; then on both ends the "
+                        + "link speed (Mb/s), the MTU and the socket buffers:"), Fix.NET_SPEEDS,
+                        "railyard check --only host.net"));
     }
 
     private static Finding latency(String subject, LatencyResult l, Optional<Double> ceiling) {
@@ -58,12 +60,13 @@ public final class TcpBenchVerdict {
                 .orElse("no latency expectation (expect.tcp_latency_us in the spec, or --expect-latency-us)");
         if (!l.stop().complete() || l.oneWay().samples() == 0) {
             return new Finding(LAT, Severity.UNKNOWN, subject, observed + ", run stopped early", expected,
-                    "rerun for the whole --duration");
+                    Fix.note("the run stopped before its --duration was up: run the same command again"));
         }
         if (ceiling.isEmpty()) return new Finding(LAT, Severity.INFO, subject, observed, expected, "");
         if (l.oneWay().avgMicros() <= ceiling.get()) return Finding.pass(LAT, subject, observed, expected);
         return new Finding(LAT, Severity.FAIL, subject, observed, expected,
-                "pin both ends to the NIC's NUMA node (numactl), set the CPU governor to performance "
-                        + "(cpupower frequency-set -g performance) and turn interrupt coalescing down (ethtool -C DEV)");
+                Fix.lines(Fix.GOVERNOR_NOW, "grep . /sys/class/net/*/device/numa_node",
+                        Fix.note("then run both ends under numactl --cpunodebind=N --membind=N, N the NIC's node above, "
+                                + "and lower the NIC's interrupt coalescing (ethtool -C)")));
     }
 }

@@ -6,9 +6,8 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "bench",
         mixinStandardHelpOptions = true,
-        description = {"Measure what this node and its links deliver, natively or through the usual tools."},
-        subcommands = {BenchTcpCommand.class, BenchRdmaCommand.class, BenchNcclCommand.class, BenchGpuCommand.class,
-                BenchStorageCommand.class})
+        description = {"Measure what this node and its links deliver, natively or through the usual tools."})
+// the subcommands are added by Main (tcp, rdma, nccl, gpu, storage), only the one invoked when the arguments name one
 public final class BenchCommand implements Runnable {
 
     @Spec

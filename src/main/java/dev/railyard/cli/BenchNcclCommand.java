@@ -15,6 +15,7 @@ import dev.railyard.model.NcclBenchResult;
 import dev.railyard.model.NcclSizeResult;
 import dev.railyard.model.RailyardException;
 import dev.railyard.nativelib.FfmNccl;
+import dev.railyard.platform.Timings;
 import dev.railyard.report.Json;
 import dev.railyard.report.VerdictText;
 import picocli.CommandLine.Command;
@@ -98,7 +99,7 @@ public final class BenchNcclCommand implements Callable<Integer> {
     @Option(names = {"-c", "--check"}, defaultValue = "1", description = "1 (default) verifies each size once after timing it (#wrong); 0 skips that.")
     int check;
 
-    @Option(names = "--jit-warmup", defaultValue = "20000", description = "Untimed launches of the smallest message before the sweep, then 160 untimed passes through the measuring code, so the JVM has compiled it and no one-time JVM work lands in a timed loop; 0 skips both (default ${DEFAULT-VALUE}).")
+    @Option(names = "--jit-warmup", defaultValue = "20000", description = "Untimed launches of the smallest message before the sweep, then 160 untimed passes through the measuring code, so the JVM has compiled it and no one-time JVM work lands in a timed loop. Scaled to the sizes: no launches when every size is 256M or more, no passes when the sweep is too short to need them; 0 skips both (default ${DEFAULT-VALUE}).")
     int jitWarmup;
 
     @Option(names = "--procs", defaultValue = "0", description = "Start this many local processes, one rank (and GPU) each.")
@@ -124,6 +125,11 @@ public final class BenchNcclCommand implements Callable<Integer> {
     @Option(names = "--rendezvous", paramLabel = "HOST:PORT", description = "Where rank 0 hands out the NCCL id (default: $RAILYARD_RENDEZVOUS or $MASTER_ADDR:$MASTER_PORT).")
     String rendezvous;
 
+    @Option(names = "--timings", description = "Print where the time went (JVM start, CUDA and NCCL load, communicator "
+            + "set-up, allocation, warm-up, timed loops, data check, output) to standard error; RAILYARD_TIMINGS=1 does "
+            + "the same.")
+    boolean timingsWanted;
+
     @Mixin
     FormatOption output = new FormatOption();
 
@@ -132,6 +138,17 @@ public final class BenchNcclCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    private final Timings timings;
+
+    public BenchNcclCommand() {
+        this(Timings.off());
+    }
+
+    /** With Main's timings, which started before picocli did. */
+    BenchNcclCommand(Timings timings) {
+        this.timings = timings;
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -154,7 +171,8 @@ public final class BenchNcclCommand implements Callable<Integer> {
             throw new RailyardException.Usage("--root-rank " + root + " but there are " + ranksHere + " ranks",
                     "use a rank from 0 to " + (ranksHere - 1));
         }
-        try (NcclSession session = NcclSession.open()) {
+        try (NcclSession session = timings.time("CUDA runtime and NCCL libraries load", () -> NcclSession.open())
+                .timed(timings)) {
             long buffer = Math.max(cfg.maxBytes(), 16) + NcclSession.BUFFER_SLACK;
             RankGroup group;
             int total;
@@ -187,10 +205,11 @@ public final class BenchNcclCommand implements Callable<Integer> {
         // Ctrl-C or a kill: the rows measured so far are still printed, marked incomplete.
         Thread onStop = new Thread(() -> report(out, text, group, table, cfg, total, devices, version, rows, false, reported));
         Runtime.getRuntime().addShutdownHook(onStop);
-        new NcclBenchmark(session.cuda(), session.nccl(), session.ranks(), total, group, cfg).run(row -> {
+        new NcclBenchmark(session.cuda(), session.nccl(), session.ranks(), total, group, cfg, timings).run(row -> {
             rows.add(row);
             if (text) table.row(row);
         });
+        long output = System.nanoTime();
         NcclBenchResult result = report(out, text, group, table, cfg, total, devices, version, rows, true, reported);
         Runtime.getRuntime().removeShutdownHook(onStop);
         List<Finding> findings = NcclBenchVerdict.judge(subject(session), result, floor);
@@ -202,6 +221,7 @@ public final class BenchNcclCommand implements Callable<Integer> {
             out.println(Json.write(new Report(result, findings)));
         }
         out.flush();
+        timings.record("output (table or JSON, findings)", output);
         return ExitCodes.of(findings);
     }
 

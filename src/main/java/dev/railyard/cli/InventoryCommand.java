@@ -4,6 +4,7 @@ import dev.railyard.collect.GpuCollector;
 import dev.railyard.collect.InventoryCollector;
 import dev.railyard.model.NodeInventory;
 import dev.railyard.platform.Clock;
+import dev.railyard.platform.HostRoot;
 import dev.railyard.platform.Timings;
 import dev.railyard.report.InventoryText;
 import dev.railyard.report.Json;
@@ -14,6 +15,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 @Command(name = "inventory",
@@ -46,24 +48,35 @@ public final class InventoryCommand implements Callable<Integer> {
     CommandSpec spec;
 
     private final Timings timings;
+    private final Optional<InventoryPrefetch> prefetch;
 
     public InventoryCommand() {
-        this(Timings.off());
+        this(Timings.off(), Optional.empty());
     }
 
-    /** With Main's timings, which started before picocli did. */
-    InventoryCommand(Timings timings) {
+    /** With Main's timings, which started before picocli did, and the inventory it may have started then. */
+    InventoryCommand(Timings timings, Optional<InventoryPrefetch> prefetch) {
         this.timings = timings;
+        this.prefetch = prefetch;
     }
 
     @Override
     public Integer call() throws InterruptedException {
+        HostRoot host = root.hostRoot();
+        Optional<InventoryPrefetch> started = host.isLive() ? prefetch : Optional.empty();
         // Jackson builds its serializers in ~150 ms when cold: let it do so while the readers wait on NVML.
-        Thread jsonWarmUp = output.json()
-                ? Thread.ofPlatform().name("json-warm-up").start(() -> timings.time("JSON warm-up (Jackson serializers)",
-                () -> Json.prepare(NodeInventory.class))) : null;
-        NodeInventory inventory = timings.time("collect (all readers)", () ->
-                new InventoryCollector(GpuCollector.forRoot(root.hostRoot()), Clock.system(), timings).collect(root.hostRoot()));
+        Thread jsonWarmUp = !output.json() ? null : started.flatMap(InventoryPrefetch::jsonWarmUp)
+                .orElseGet(() -> Thread.ofPlatform().name("json-warm-up").start(() ->
+                        timings.time("JSON warm-up (Jackson serializers)", () -> Json.prepare(NodeInventory.class))));
+        NodeInventory inventory;
+        if (started.isPresent()) {
+            long waiting = System.nanoTime();
+            inventory = started.get().inventory();
+            timings.record("waiting for the inventory started in main", waiting);
+        } else {
+            inventory = timings.time("collect (all readers)", () ->
+                    new InventoryCollector(GpuCollector.forRoot(host), Clock.system(), timings).collect(host));
+        }
         PrintWriter out = spec.commandLine().getOut();
         if (jsonWarmUp != null) {
             long waiting = System.nanoTime();

@@ -7,7 +7,9 @@ import picocli.CommandLine;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Function;
@@ -19,11 +21,16 @@ public final class Main {
     }
 
     /** The subcommands, in the order help lists them. */
-    private static final Map<String, Function<Timings, Object>> SUBCOMMANDS = subcommands();
+    private static final Map<String, Function<Startup, Object>> SUBCOMMANDS = subcommands();
 
-    private static Map<String, Function<Timings, Object>> subcommands() {
-        Map<String, Function<Timings, Object>> m = new LinkedHashMap<>();
-        m.put("inventory", InventoryCommand::new);
+    /** What main started before picocli: the timings, and a live inventory when the arguments ask for one. */
+    record Startup(Timings timings, Optional<InventoryPrefetch> inventory) {
+        static final Startup NONE = new Startup(Timings.off(), Optional.empty());
+    }
+
+    private static Map<String, Function<Startup, Object>> subcommands() {
+        Map<String, Function<Startup, Object>> m = new LinkedHashMap<>();
+        m.put("inventory", s -> new InventoryCommand(s.timings(), s.inventory()));
         m.put("check", t -> new CheckCommand());
         m.put("init", t -> new InitCommand());
         m.put("capture", t -> new CaptureCommand());
@@ -43,6 +50,19 @@ public final class Main {
         return Collections.unmodifiableMap(m);
     }
 
+    /** bench's subcommands, in the order its help lists them. */
+    private static final Map<String, Function<Startup, Object>> BENCH = benchSubcommands();
+
+    private static Map<String, Function<Startup, Object>> benchSubcommands() {
+        Map<String, Function<Startup, Object>> m = new LinkedHashMap<>();
+        m.put("tcp", s -> new BenchTcpCommand());
+        m.put("rdma", s -> new BenchRdmaCommand());
+        m.put("nccl", s -> new BenchNcclCommand(s.timings()));
+        m.put("gpu", s -> new BenchGpuCommand());
+        m.put("storage", s -> new BenchStorageCommand());
+        return Collections.unmodifiableMap(m);
+    }
+
     public static void main(String[] args) {
         System.exit(run(args));
     }
@@ -50,8 +70,9 @@ public final class Main {
     /** Runs the CLI and returns the exit code; tests call this with their own writers via {@link #commandLine()}. */
     public static int run(String... args) {
         Timings timings = timingsFor(System.getenv(), args);
+        Startup startup = new Startup(timings, InventoryPrefetch.startIfLiveInventory(args, timings));
         long building = System.nanoTime();
-        CommandLine cl = commandLineFor(timings, args);
+        CommandLine cl = commandLineFor(startup, args);
         timings.record("CLI build (picocli command model, command classes)", building);
         int code = cl.execute(args);
         if (timings.on()) {
@@ -79,7 +100,7 @@ public final class Main {
 
     /** The whole command tree. */
     public static CommandLine commandLine() {
-        return build(Timings.off(), SUBCOMMANDS.keySet());
+        return build(Startup.NONE, SUBCOMMANDS.keySet());
     }
 
     /**
@@ -87,22 +108,44 @@ public final class Main {
      * by reflection at start-up, and a one-shot command like {@code inventory} should not pay for the others.
      */
     static CommandLine commandLineFor(String... args) {
-        return commandLineFor(Timings.off(), args);
+        return commandLineFor(Startup.NONE, args);
     }
 
     static CommandLine commandLineFor(Timings timings, String... args) {
-        for (String a : args) {
-            if (a.startsWith("-")) continue;
-            return build(timings, SUBCOMMANDS.containsKey(a) ? Set.of(a) : SUBCOMMANDS.keySet());
-        }
-        return build(timings, SUBCOMMANDS.keySet());
+        return commandLineFor(new Startup(timings, Optional.empty()), args);
     }
 
-    private static CommandLine build(Timings timings, Set<String> names) {
-        CommandLine cl = new CommandLine(new RailyardCommand());
-        for (String name : SUBCOMMANDS.keySet()) {
-            if (names.contains(name)) cl.addSubcommand(name, SUBCOMMANDS.get(name).apply(timings));
+    static CommandLine commandLineFor(Startup startup, String... args) {
+        List<String> words = Arrays.stream(args).filter(a -> !a.startsWith("-")).toList();
+        if (words.isEmpty() || !SUBCOMMANDS.containsKey(words.getFirst())) {
+            return build(startup, SUBCOMMANDS.keySet(), BENCH.keySet());
         }
+        // bench nccl builds bench and nccl only, not tcp, rdma, gpu and storage as well (115 ms on a loaded VM)
+        Set<String> bench = words.size() > 1 && BENCH.containsKey(words.get(1)) ? Set.of(words.get(1)) : BENCH.keySet();
+        return build(startup, Set.of(words.getFirst()), bench);
+    }
+
+    private static CommandLine build(Startup startup, Set<String> names) {
+        return build(startup, names, BENCH.keySet());
+    }
+
+    private static CommandLine build(Startup startup, Set<String> names, Set<String> benchNames) {
+        Timings t = startup.timings();
+        long start = System.nanoTime();
+        CommandLine cl = new CommandLine(new RailyardCommand());
+        t.record("picocli: root command", start);
+        start = System.nanoTime();
+        for (String name : SUBCOMMANDS.keySet()) {
+            if (names.contains(name)) cl.addSubcommand(name, SUBCOMMANDS.get(name).apply(startup));
+        }
+        CommandLine bench = cl.getSubcommands().get("bench");
+        if (bench != null) {
+            for (String name : BENCH.keySet()) {
+                if (benchNames.contains(name)) bench.addSubcommand(name, BENCH.get(name).apply(startup));
+            }
+        }
+        t.record("picocli: " + (names.size() == 1 ? names.iterator().next() : names.size() + " subcommands"), start);
+        start = System.nanoTime();
         cl.setExecutionExceptionHandler(new ExitCodes.ExceptionHandler());
         cl.setParameterExceptionHandler(new ExitCodes.ParameterHandler());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
@@ -110,6 +153,7 @@ public final class Main {
         cl.setUsageHelpWidth(TextStyle.DEFAULT_WIDTH);
         cl.setUsageHelpAutoWidth(true);
         separateHelpSections(cl);
+        t.record("picocli: handlers, help width and sections", start);
         return cl;
     }
 

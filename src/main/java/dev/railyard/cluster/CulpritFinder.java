@@ -1,5 +1,7 @@
 package dev.railyard.cluster;
 
+import dev.railyard.check.Fix;
+
 import dev.railyard.model.Culprit;
 import dev.railyard.model.CulpritKind;
 import dev.railyard.model.PairKind;
@@ -162,55 +164,71 @@ public final class CulpritFinder {
         return Optional.empty();
     }
 
+    /** What both ends of a link show about it: each port's rate and state, each netdev's speed, MTU and errors. */
+    private static final String PORT_EVIDENCE = Fix.lines(
+            "grep . /sys/class/infiniband/*/ports/*/rate /sys/class/infiniband/*/ports/*/state",
+            "grep . /sys/class/net/*/speed /sys/class/net/*/mtu",
+            "ip -s -br link");
+
     private static String linkFix(List<String> ends, NetworkPairs net, List<PairJudgement> bad) {
         for (PairJudgement j : bad) {
             Optional<String> specific = specificFix(j, net);
-            if (specific.isPresent()) return specific.get();
+            if (specific.isPresent()) return Fix.lines(Fix.note("on " + ends.get(0) + " and on " + ends.get(1) + ":"),
+                    specific.get());
         }
-        return "the cable or path between " + ends.get(0) + " and " + ends.get(1) + ": compare 'ethtool NETDEV' speed and "
-                + "'ibstat' rate on both ends, check 'ip link' MTU and errors; reseat or replace the cable, or move it "
-                + "to another switch port";
+        return Fix.lines(Fix.note("the cable or path between " + ends.get(0) + " and " + ends.get(1) + ": where an end "
+                        + "shows a lower rate or errors, reseat or replace the cable, or move it to another switch port"),
+                Fix.note("on " + ends.get(0) + " and on " + ends.get(1) + ":"), PORT_EVIDENCE);
     }
 
     private static String nodeFix(String node, NetworkPairs net, Map<Link, List<PairJudgement>> bad) {
         for (List<PairJudgement> js : bad.values()) {
             for (PairJudgement j : js) {
                 Optional<String> specific = specificFix(j, net);
-                if (specific.isPresent()) return "on " + node + ": " + specific.get() + "; then 'railyard check --node " + node + "'";
+                if (specific.isPresent()) {
+                    return Fix.lines(Fix.note("on " + node + ":"), specific.get(), "railyard check --node " + node);
+                }
             }
         }
-        return "on " + node + ": run 'railyard check --node " + node + "' (port state and rate, MTU, CPU governor, PCIe "
-                + "width, memlock); check its NIC and cable on " + net.network() + " ('ethtool', 'ibstat'), then reseat "
-                + "the cable or try another switch port";
+        return Fix.lines(Fix.note("most of " + node + "'s pairs on " + net.network() + " are bad: its port state and "
+                        + "rate, MTU, CPU governor, PCIe width and memlock; a low rate means reseating the cable or "
+                        + "another switch port"),
+                Fix.note("on " + node + ":"), "railyard check --node " + node, PORT_EVIDENCE);
     }
 
     private static String railFix(NetworkPairs net) {
-        return "every pair on " + net.network() + " is slow: look at what the rail shares: the switch (port speed "
-                + "settings, 'ibswitches'/'iblinkinfo'), the subnet manager ('sminfo'; ports in INIT mean none runs: "
-                + "systemctl enable --now opensm), the rail's MTU and flow control (PFC/ECN on RoCE)";
+        return Fix.lines(Fix.note("every pair on " + net.network() + " is slow: look at what the rail shares: the switch's "
+                        + "port speeds, the rail's MTU and flow control (PFC/ECN on RoCE), and on InfiniBand the subnet "
+                        + "manager (ports in INIT: none runs)"),
+                Fix.note("on any node of " + net.network() + ":"),
+                "grep . /sys/class/infiniband/*/ports/*/rate /sys/class/infiniband/*/ports/*/state",
+                "command -v iblinkinfo >/dev/null && iblinkinfo",
+                "command -v sminfo >/dev/null && sminfo");
     }
 
+    /** The fix that what a pair's judgement says points at, as lines for the node it runs on. */
     private static Optional<String> specificFix(PairJudgement j, NetworkPairs net) {
         String observed = j.observed().toLowerCase(Locale.ROOT);
         if (observed.contains("state is down") || observed.contains("port down") || observed.contains("link down")) {
-            return Optional.of("a port is down: 'ibstat' / 'ip link' on both ends; plug in or reseat the cable, "
-                    + "'ip link set dev NETDEV up'");
+            return Optional.of(Fix.lines(Fix.note("a port is down: plug in or reseat the cable, then bring the netdev "
+                    + "up (ip link set dev NAME up); the ports:"), "rdma link show", "ip -br link"));
         }
         if (observed.contains("gid")) {
-            return Optional.of("no usable RoCE GID: pass the RoCE v2 GID index (railyard bench rdma picks it; "
-                    + "'show_gids'), and make sure the netdev has its IPv4 address");
+            return Optional.of(Fix.lines(Fix.note("no usable RoCE GID: the netdev needs its IPv4 address; railyard "
+                    + "reports the RoCE v2 GID index to use:"), "railyard check --only rdma.roce.gid", "ip -br addr"));
         }
         if (observed.contains("mtu")) {
-            return Optional.of("MTU mismatch between the ends: 'ip link set dev NETDEV mtu " + "9000' on both (see cluster.mtu)");
+            return Optional.of(Fix.lines(Fix.note("the ends disagree on MTU (cluster.mtu): set the spec's MTU on both "
+                    + "(railyard render writes it into the netplan file); the MTUs now:"), "ip -br link"));
         }
         OptionalDouble v = j.value();
         boolean bandwidth = j.kind() == PairKind.RDMA_BANDWIDTH || j.kind() == PairKind.TCP_BANDWIDTH;
         if (v.isPresent() && bandwidth && net.rateGbps().isPresent()) {
             Optional<Double> trained = trainedDownTo(v.getAsDouble(), net.rateGbps().get(), j.kind() == PairKind.RDMA_BANDWIDTH);
             if (trained.isPresent()) {
-                return Optional.of(PairJudge.format(v.getAsDouble()) + " Gb/s on a " + PairJudge.rate(net.rateGbps().get())
-                        + " Gb/s link looks like it negotiated " + PairJudge.rate(trained.get()) + "G: reseat or replace "
-                        + "the cable (check 'ethtool NETDEV' Speed / 'ibstat' Rate on both ends)");
+                return Optional.of(Fix.lines(Fix.note(PairJudge.format(v.getAsDouble()) + " Gb/s on a "
+                        + PairJudge.rate(net.rateGbps().get()) + " Gb/s link looks like it negotiated "
+                        + PairJudge.rate(trained.get()) + "G: reseat or replace the cable; the rates now:"), PORT_EVIDENCE));
             }
         }
         return Optional.empty();

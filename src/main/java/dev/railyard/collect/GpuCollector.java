@@ -72,9 +72,22 @@ public final class GpuCollector {
     }
 
     public GpuInventory collect(HostRoot root, List<PciDevice> pci) {
-        if (captured && root.exists(NvmlCaptureFile.FILE)) return timings.time("GPUs from railyard/nvml.json", () -> fromNvmlCapture(root, pci));
-        if (captured && root.exists(NvidiaSmiXml.CAPTURED_FILE)) return timings.time("GPUs from nvidia-smi -q -x", () -> fromCapture(root, pci));
+        return collect(root, () -> pci);
+    }
+
+    /**
+     * As {@link #collect(HostRoot, List)} with the PCI devices asked for only once NVML is loaded, so a caller can
+     * read them on another thread while NVML initialises.
+     */
+    public GpuInventory collect(HostRoot root, Supplier<List<PciDevice>> pciDevices) {
+        if (captured && root.exists(NvmlCaptureFile.FILE)) {
+            return timings.time("GPUs from railyard/nvml.json", () -> fromNvmlCapture(root, pciDevices.get()));
+        }
+        if (captured && root.exists(NvidiaSmiXml.CAPTURED_FILE)) {
+            return timings.time("GPUs from nvidia-smi -q -x", () -> fromCapture(root, pciDevices.get()));
+        }
         NvmlLoad load = keepOpen ? session() : timings.time("NVML load and init", nvml);
+        List<PciDevice> pci = pciDevices.get();
         return switch (load) {
             case NvmlLoad.Ready(FfmNvml lib) -> {
                 try {

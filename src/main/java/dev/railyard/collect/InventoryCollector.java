@@ -81,16 +81,15 @@ public final class InventoryCollector {
 
     /**
      * NVML's initialisation is the slowest part of a live inventory (a few hundred ms on a multi-GPU node), so the
-     * PCI+GPU readers run on a second thread beside the others instead of before them.
+     * GPU reader runs on a second thread beside the others instead of before them, and starts loading NVML at once:
+     * the PCI devices it matches GPUs against are read here meanwhile.
      */
     public NodeInventory collect(HostRoot root) {
         if (slowEvery > 1) return collectKeepingSlowParts(root);
         FutureTask<List<PciDevice>> pciDevices = new FutureTask<>(() -> timings.time("pci", () -> pci.collect(root)));
-        FutureTask<GpuInventory> gpus = new FutureTask<>(() -> {
-            pciDevices.run();
-            return gpu.collect(root, pciDevices.get());
-        });
+        FutureTask<GpuInventory> gpus = new FutureTask<>(() -> gpu.collect(root, () -> join(pciDevices)));
         Thread.ofPlatform().name("railyard-gpu").start(gpus);
+        pciDevices.run();
         List<RdmaDevice> rdma = timings.time("infiniband", () -> infiniband.collect(root));
         List<NetInterface> interfaces = timings.time("net", () -> net.collect(root, rdma));
         HostInfo hostInfo = timings.time("host", () -> host.collect(root));

@@ -16,7 +16,9 @@ import java.util.List;
 public final class DiagnosisCatalog {
 
     private static final String GOVERNOR_FIX =
-            "echo performance | sudo tee /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor";
+            "for g in /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor; do echo performance > \"$g\"; done";
+    /** Where the ConnectX-3 rows come from, named by hardware. */
+    private static final String CX3_ROCE = "two V100 nodes on ConnectX-3 Pro RoCE";
 
     private final List<DiagnosisRule> rules;
     /** Every rule's literals (see {@link LinePattern}), looked for in one pass per line. */
@@ -45,44 +47,52 @@ public final class DiagnosisCatalog {
         return new DiagnosisCatalog(List.of(
                 DiagnosisRule.of("perftest.port-down", "Port number \\d+ state is Down", Severity.FAIL,
                         "the HCA port perftest was told to use has no link: wrong port or no cable",
-                        "check the cable; pass the port ibstat shows Active with --ib-port", "seed 000"),
+                        "# check the cable; pass a port that shows PORT_ACTIVE with --ib-port:\n"
+                                + "ibv_devinfo | grep -E 'hca_id|port:|state'", CX3_ROCE),
                 DiagnosisRule.of("perftest.no-gid", "Unable to find GID", Severity.FAIL,
                         "RoCE needs a GID index and none was given",
-                        "add --gid-index=N: the RoCE v2 row with the IPv4 address in show_gids (the seed used 2)",
-                        "seed 000"),
+                        "# pass --gid-index: the RoCE v2 GID of the netdev's IPv4 address (index 2 on ConnectX-3 "
+                                + "Pro); railyard reports it:\nrailyard check --only rdma.roce.gid", CX3_ROCE),
                 DiagnosisRule.of("rping.rejected", "RDMA_CM_EVENT_REJECTED, error 8", Severity.FAIL,
-                        "the rping server is not running", "start the server first (rping -s -a ADDR), then the client",
-                        "seed 000"),
+                        "the rping server is not running",
+                        "# start the server first on the other node (rping -s -a with its own address), then the "
+                                + "client; the ports:\nrdma link show", CX3_ROCE),
                 DiagnosisRule.of(CheckId.RDMA_NO_DEVICES.id(), "No (?:RDMA|IB) devices found", Severity.FAIL,
                         "the RDMA driver is not loaded",
-                        "sudo modprobe mlx4_ib (ConnectX-3) or mlx5_ib (ConnectX-4 and newer); list it in "
-                                + "/etc/modules-load.d to keep it", "seed 000"),
+                        "modprobe -a mlx4_ib mlx5_ib\nprintf 'mlx4_ib\\nmlx5_ib\\n' > /etc/modules-load.d/rdma.conf\n"
+                                + "ibv_devices", CX3_ROCE),
                 DiagnosisRule.of("perftest.cpu-frequency", "Conflicting CPU frequency values detected", Severity.WARN,
                         "the CPU governor is in power-saving mode; RDMA results stay valid (the NIC does the work)",
-                        GOVERNOR_FIX, "seed 001"),
+                        GOVERNOR_FIX, CX3_ROCE),
                 DiagnosisRule.of("nccl.socket-fallback",
                         "NET/Socket|Using network Socket|NET/IB : No device found", Severity.FAIL,
                         "NCCL falls back to TCP sockets instead of IB/RoCE",
-                        "check 'rdma link show' (ports ACTIVE), NCCL_IB_HCA names, MTU 9000 end to end, and that the "
-                                + "firewall does not block RDMA", "seed 002"),
+                        "# NCCL needs ACTIVE ports, NCCL_IB_HCA naming them, and one MTU (9000) end to end:\n"
+                                + "rdma link show\nprintenv | grep '^NCCL_'\nip -br link",
+                        "two DGX Spark (GB10) nodes on ConnectX-7 RoCE"),
                 DiagnosisRule.of("nccl.no-libibverbs", "Failed to open libibverbs\\.so", Severity.FAIL,
                         "NCCL cannot load libibverbs, so it cannot use IB/RoCE",
-                        "install rdma-core / libibverbs1 (Debian) or rdma-core + libibverbs (RHEL)", "nccl-tests#291"),
+                        "command -v apt-get >/dev/null && apt-get install -y rdma-core libibverbs1 "
+                                + "|| dnf install -y rdma-core libibverbs", "nccl-tests#291"),
                 DiagnosisRule.of("ib.no-subnet-manager",
                         "\\bState:\\s*Initializing\\b|\\bPORT_INIT\\b", Severity.FAIL,
                         "the InfiniBand port is stuck at INIT: no subnet manager is running on the fabric",
-                        "run exactly one OpenSM: sudo dnf/apt install opensm && sudo systemctl enable --now opensm",
-                        "seed 003"),
+                        "# run exactly one subnet manager on the fabric, e.g. on this node:\n"
+                                + "command -v apt-get >/dev/null && apt-get install -y opensm || dnf install -y opensm\n"
+                                + "systemctl enable --now opensm",
+                        "Dell R720/R730 nodes on ConnectX-4 InfiniBand QDR"),
                 DiagnosisRule.of("perftest.no-connection",
                         "Couldn't connect to|Unable to init the socket connection", Severity.FAIL,
                         "the perftest client could not reach its server over TCP (server not started, wrong IP, "
-                                + "or a firewall)", "start the server side first and check the address and firewall",
+                                + "or a firewall)", "# start the server side first; its address must answer from here "
+                                + "and its port be open in the firewall:\nip -br addr",
                         "realdata/perftest"),
                 DiagnosisRule.of(CheckId.RDMA_RETRY_EXCEEDED.id(),
                         "completion\\b.*\\berror 12\\b|transport retry counter exceeded|status 12\\b", Severity.FAIL,
                         "transport retries exceeded: the peer stopped answering (link flap, wrong GID index, or "
                                 + "lossy RoCE without PFC/ECN)",
-                        "check ibstat on both ends, the GID index, and the switch's lossless settings",
+                        "# on both ends: port state, GID index and MTU; RoCE needs a lossless switch (PFC/ECN):\n"
+                                + "railyard check --only rdma.",
                         "realdata/nccl-tests")));
     }
 

@@ -62,7 +62,7 @@ public record FioRecogniser() implements Recogniser {
         FioDirection d = job.rw().contains("write") ? job.write() : job.read();
         return new Finding(StorageSeqVerdict.ID, Severity.INFO, "fio " + job.name(),
                 String.format(Locale.ROOT, "%.0f MiB/s (%s)", d.mebibytesPerSecond(), job.rw()),
-                "no floor given", "pass --seq-mibps N to judge it (seed 001's NVMe drives gave about 2100 MiB/s)");
+                "no floor given", "# pass --seq-mibps N to judge it (the NVMe drives of two V100 nodes gave about 2100 MiB/s)");
     }
 
     static void numbers(FioJob job, String side, FioDirection d, List<Measurement> out) {

@@ -12,13 +12,15 @@ final class PortVerdicts {
     static Diagnosis noSubnetManager(String subject, int n, String line) {
         return Diagnosis.of(CheckId.RDMA_PORT_STATE.id(), Severity.FAIL, subject,
                 "the port is stuck at INIT: no subnet manager is running on the fabric",
-                "run exactly one OpenSM: install opensm and 'sudo systemctl enable --now opensm'", n, line,
-                "seed 003");
+                "# run exactly one subnet manager on the fabric, e.g. on this node:\n"
+                        + "command -v apt-get >/dev/null && apt-get install -y opensm || dnf install -y opensm\n"
+                        + "systemctl enable --now opensm", n, line, "Dell R720/R730 nodes on ConnectX-4 InfiniBand QDR");
     }
 
     static Diagnosis down(String subject, String state, int n, String line) {
         return Diagnosis.of(CheckId.RDMA_PORT_STATE.id(), Severity.FAIL, subject, "port is " + state + ": no link (no cable, bad cable, or the "
-                + "peer port is down)", "check the cable and the switch/peer port; for perftest use a port that is "
-                + "Active with --ib-port", n, line, "seed 000");
+                + "peer port is down)", "# check the cable and the switch or peer port; for perftest pass a port that "
+                + "shows PORT_ACTIVE with --ib-port:\nibv_devinfo | grep -E 'hca_id|port:|state'", n, line,
+                "two V100 nodes on ConnectX-3 Pro RoCE");
     }
 }

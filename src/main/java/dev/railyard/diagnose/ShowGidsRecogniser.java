@@ -58,12 +58,12 @@ public record ShowGidsRecogniser() implements Recogniser {
                 GidEntry e = v2.get();
                 out.add(Diagnosis.of(CheckId.RDMA_ROCE_GID.id(), Severity.INFO, dev + " port " + e.port(),
                         "RoCE v2 GID for " + e.ipv4() + " on " + e.netdev() + " is index " + e.index(),
-                        "use --gid-index=" + e.index() + " (perftest) / NCCL_IB_GID_INDEX=" + e.index(),
-                        0, "", "seed 000"));
+                        "export NCCL_IB_GID_INDEX=" + e.index() + "\n# and --gid-index=" + e.index() + " for perftest",
+                        0, "", "two V100 nodes on ConnectX-3 Pro RoCE"));
             } else {
                 out.add(Diagnosis.of(CheckId.RDMA_ROCE_GID.id(), Severity.WARN, dev, "no RoCE v2 GID with an IPv4 address",
-                        "assign an IPv4 address to the device's netdev; RoCE v2 over IPv4 needs it", 0, "",
-                        "seed 000"));
+                        "# give the device's netdev an IPv4 address (RoCE v2 over IPv4 needs it); the addresses now:\n"
+                                + "ip -br addr", 0, "", "two V100 nodes on ConnectX-3 Pro RoCE"));
             }
         }
         return out;

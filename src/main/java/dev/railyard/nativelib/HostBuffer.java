@@ -46,9 +46,15 @@ public final class HostBuffer {
      * {@code expected}'s; a vectorised compare first, element by element only when something differs.
      */
     public long countDifferentElements(HostBuffer expected, long bytes, int elementBytes) {
-        if (MemorySegment.mismatch(segment, 0, bytes, expected.segment, 0, bytes) < 0) return 0;
+        return countDifferentElements(expected, 0, bytes, elementBytes);
+    }
+
+    /** As {@link #countDifferentElements(HostBuffer, long, int)} for bytes {@code from} to {@code from + bytes}. */
+    public long countDifferentElements(HostBuffer expected, long from, long bytes, int elementBytes) {
+        long to = from + bytes;
+        if (MemorySegment.mismatch(segment, from, to, expected.segment, from, to) < 0) return 0;
         long wrong = 0;
-        for (long off = 0; off < bytes; off += elementBytes) {
+        for (long off = from; off < to; off += elementBytes) {
             if (MemorySegment.mismatch(segment, off, off + elementBytes, expected.segment, off, off + elementBytes) >= 0) {
                 wrong++;
             }

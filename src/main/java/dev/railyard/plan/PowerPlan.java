@@ -38,10 +38,10 @@ public record PowerPlan(int nodes, int gpusPerNode, double gpuWatts, double host
             if (usable < nodeW) {
                 notes.add(psusPerNode + " x " + Calculation.number(psuWatts) + " W PSUs with " + psuSpares
                         + " spare carry " + Calculation.number(usable) + " W, less than the node's " + Calculation.number(nodeW)
-                        + " W (seed 004's 2 x 2000 W for 8 x 700 W GPUs is short even without redundancy)");
+                        + " W (2 x 2000 W for 8 x 700 W H100 GPUs is short even without redundancy)");
             }
         }
-        if (hostWatts == 0) notes.add("host overhead 0 W: GPUs only, as seed 004's 44.8 kW; add --host-watts for CPUs, memory, NICs and fans");
+        if (hostWatts == 0) notes.add("host overhead 0 W: GPUs only, as in the 44.8 kW of 8 nodes x 8 H100; add --host-watts for CPUs, memory, NICs and fans");
         notes.add("breaker: amps x volts" + (phases == 3 ? " x sqrt(3) (three-phase, line-to-line volts)" : " (single-phase)")
                 + " x " + derate + " continuous-load derating");
         return new Calculation("plan power",

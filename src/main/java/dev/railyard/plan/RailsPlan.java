@@ -20,7 +20,7 @@ public record RailsPlan(int nodes, int rails, int radix) {
         if (nodes <= 2) {
             leaves = 0;
             cables = (double) rails * Math.max(0, nodes - 1);
-            notes.add("two nodes: cable each rail back to back (seed 001's two DACs), no switch");
+            notes.add("two nodes: cable each rail back to back (one DAC per rail), no switch");
         } else if (nodes <= radix) {
             leaves = rails;
             cables = (double) nodes * rails;

@@ -24,9 +24,9 @@ public record StoragePlan(int nodes, Optional<Double> bytesPerStep, int gpusPerN
         List<String> notes = new ArrayList<>();
         if (bytesPerStep.isPresent()) {
             notes.add("bytes per step given; by tokens it would be " + gpusPerNode + " x " + tokens + " x " + batch + " x "
-                    + Calculation.number(bytesPerToken) + " = " + Calculation.number(computed / 1e6) + " MB (seed 004 calls this 4 MB)");
+                    + Calculation.number(bytesPerToken) + " = " + Calculation.number(computed / 1e6) + " MB (the 8 x H100 sizing calls this 4 MB)");
         }
-        if (readsPerStep > 1) notes.add("reads per step " + Calculation.number(readsPerStep) + ": seed 004 counts the data again for the backward pass, which reads nothing new");
+        if (readsPerStep > 1) notes.add("reads per step " + Calculation.number(readsPerStep) + ": the 8 x H100 sizing counts the data again for the backward pass, which reads nothing new");
         measuredMBps.ifPresent(m -> {
             results.add(new Quantity("measured_per_node", m, "MB/s"));
             results.add(new Quantity("headroom", m / (perNode / 1e6), "x"));

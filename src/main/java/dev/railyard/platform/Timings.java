@@ -1,10 +1,13 @@
 package dev.railyard.platform;
 
+import dev.railyard.model.Reading;
+
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.function.Supplier;
 
@@ -18,21 +21,22 @@ public final class Timings {
     /** One phase: when it started after the JVM did, how long it took, on which thread. */
     public record Phase(String name, String thread, double startMs, double ms) {}
 
-    private static final Timings OFF = new Timings(false, OptionalLong.empty(), 0, 0);
+    private static final Timings OFF = new Timings(false, OptionalDouble.empty(), 0);
+
+    /** The kernel's clock tick for /proc/PID/stat (USER_HZ: 100 on every Linux architecture Railyard runs on). */
+    static final int USER_HZ = 100;
 
     private final boolean on;
-    /** The process's start in epoch nanoseconds, when known (the launcher's clock, or /proc). */
-    private final OptionalLong processStartEpochNanos;
-    /** A moment known on both clocks: nanoTime at main and the epoch time then. */
+    /** Milliseconds from the process's start (the launcher's, or the kernel's record of it) to main, when known. */
+    private final OptionalDouble startToMainMs;
+    /** System.nanoTime at main: every phase is placed against it. */
     private final long mainNanoTime;
-    private final long mainEpochNanos;
     private final List<Phase> phases = Collections.synchronizedList(new ArrayList<>());
 
-    private Timings(boolean on, OptionalLong processStartEpochNanos, long mainNanoTime, long mainEpochNanos) {
+    private Timings(boolean on, OptionalDouble startToMainMs, long mainNanoTime) {
         this.on = on;
-        this.processStartEpochNanos = processStartEpochNanos;
+        this.startToMainMs = startToMainMs;
         this.mainNanoTime = mainNanoTime;
-        this.mainEpochNanos = mainEpochNanos;
     }
 
     public static Timings off() {
@@ -40,19 +44,52 @@ public final class Timings {
     }
 
     /**
-     * Started at main: the JVM's start comes from {@code launcherEpochNanos} (the launcher's date +%s%N, exact) or the
-     * process start time the kernel keeps (to 10 ms), whichever is known.
+     * Started at main. The time from the process's start to main is measured on one clock: the launcher's
+     * {@code date +%s%N} against the wall clock now (exact), else the kernel's start time of this process against
+     * its uptime, both counted from boot (to 10 ms). Never the JDK's ProcessHandle start instant: it adds the boot
+     * time /proc/stat rounds down to whole seconds, so it was up to a second early (1013 ms "JVM start" in a 508 ms
+     * run on 2 x H200).
      */
     public static Timings startedAtMain(OptionalLong launcherEpochNanos) {
+        return startedAtMain(launcherEpochNanos, HostRoot.live());
+    }
+
+    static Timings startedAtMain(OptionalLong launcherEpochNanos, HostRoot proc) {
+        OptionalDouble startToMain;
+        if (launcherEpochNanos.isPresent()) {
+            Instant now = Instant.now();
+            long epoch = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+            startToMain = OptionalDouble.of((epoch - launcherEpochNanos.getAsLong()) / 1e6);
+        } else {
+            startToMain = sinceProcessStartMs(proc, ProcessHandle.current().pid());
+        }
+        // "main" is the moment the clock above was read, not before: loading the classes that read /proc took
+        // tens of ms on a cold JVM, and counting them twice made the total longer than the process lived
         long nano = System.nanoTime();
-        Instant now = Instant.now();
-        long epoch = now.getEpochSecond() * 1_000_000_000L + now.getNano();
-        OptionalLong start = launcherEpochNanos.isPresent() ? launcherEpochNanos : ProcessHandle.current().info().startInstant()
-                .map(i -> OptionalLong.of(i.getEpochSecond() * 1_000_000_000L + i.getNano())).orElse(OptionalLong.empty());
-        Timings t = new Timings(true, start, nano, epoch);
-        start.ifPresent(s -> t.phases.add(new Phase("JVM start to main (launcher, JVM boot, class loading)",
-                Thread.currentThread().getName(), 0, (epoch - s) / 1e6)));
+        Timings t = new Timings(true, startToMain, nano);
+        startToMain.ifPresent(ms -> t.phases.add(new Phase("JVM start to main (launcher, JVM boot, class loading)",
+                Thread.currentThread().getName(), 0, ms)));
         return t;
+    }
+
+    /**
+     * Milliseconds since process {@code pid} started: /proc/uptime minus field 22 of /proc/PID/stat (clock ticks
+     * since boot), both on the kernel's boot clock; empty when either cannot be read.
+     */
+    public static OptionalDouble sinceProcessStartMs(HostRoot proc, long pid) {
+        Reading<String> stat = proc.read("proc/" + pid + "/stat");
+        Reading<String> uptime = proc.read("proc/uptime");
+        if (stat.optional().isEmpty() || uptime.optional().isEmpty()) return OptionalDouble.empty();
+        try {
+            // the command name (field 2) is in parentheses and may hold spaces and ')': count from the last ')'
+            String afterName = stat.optional().get().substring(stat.optional().get().lastIndexOf(')') + 2);
+            long startTicks = Long.parseLong(afterName.split(" ")[19]);
+            double upSeconds = Double.parseDouble(uptime.optional().get().trim().split("\\s+")[0]);
+            double ms = upSeconds * 1e3 - startTicks * 1e3 / USER_HZ;
+            return ms < 0 ? OptionalDouble.empty() : OptionalDouble.of(ms);
+        } catch (RuntimeException e) {
+            return OptionalDouble.empty();
+        }
     }
 
     public boolean on() {
@@ -84,9 +121,17 @@ public final class Timings {
         phases.add(new Phase(name, Thread.currentThread().getName(), sinceStartMs(startNanoTime), (end - startNanoTime) / 1e6));
     }
 
+    /**
+     * Records a phase made of many pieces (a sweep's timed loops over all its sizes): placed at its first piece's
+     * start, {@code totalNanos} long in all.
+     */
+    public void recordSum(String name, long firstStartNanoTime, long totalNanos) {
+        if (!on) return;
+        phases.add(new Phase(name, Thread.currentThread().getName(), sinceStartMs(firstStartNanoTime), totalNanos / 1e6));
+    }
+
     private double sinceStartMs(long nanoTime) {
-        double offset = processStartEpochNanos.isPresent() ? (mainEpochNanos - processStartEpochNanos.getAsLong()) / 1e6 : 0;
-        return offset + (nanoTime - mainNanoTime) / 1e6;
+        return startToMainMs.orElse(0) + (nanoTime - mainNanoTime) / 1e6;
     }
 
     public List<Phase> phases() {
@@ -98,7 +143,7 @@ public final class Timings {
     /** The table for stderr: each phase with its start, length and thread, then the total so far. */
     public String render() {
         StringBuilder out = new StringBuilder("railyard timings (ms; start is since the JVM started"
-                + (processStartEpochNanos.isPresent() ? "" : ", unknown here: since main") + ")\n");
+                + (startToMainMs.isPresent() ? "" : ", unknown here: since main") + ")\n");
         out.append(String.format(Locale.ROOT, "  %8s %8s  %-14s %s%n", "START", "MS", "THREAD", "PHASE"));
         List<Phase> sorted = new ArrayList<>(phases());
         sorted.sort((a, b) -> Double.compare(a.startMs(), b.startMs()));

@@ -28,7 +28,7 @@ public final class NcclEnvRenderer implements Renderer {
         socket(s, in);
         gid(s, in, rails);
         s.append("""
-                # GPUDirect RDMA whatever the PCIe distance between GPU and NIC. Seed 002 wrote the legacy number 5,
+                # GPUDirect RDMA whatever the PCIe distance between GPU and NIC. The DGX Spark guide wrote the legacy 5,
                 # which NCCL reads as SYS (numbers above 4 are SYS); the name says the same in every NCCL version.
                 NCCL_NET_GDR_LEVEL=SYS
                 """);
@@ -56,7 +56,7 @@ public final class NcclEnvRenderer implements Renderer {
     private static void gid(StringBuilder s, RenderInput in, List<RenderInput.Bound> rails) {
         List<RenderInput.Bound> roce = rails.stream().filter(b -> !b.infiniband()).toList();
         if (roce.isEmpty()) {
-            s.append("# No NCCL_IB_GID_INDEX: InfiniBand addresses by LID and ignores it. Seed 004 set 3 on its HDR fabric,\n");
+            s.append("# No NCCL_IB_GID_INDEX: InfiniBand addresses by LID and ignores it. The 8 x H100 HDR guide set 3,\n");
             s.append("# copied from RoCE advice; on a RoCE port it would silently pick whatever GID sits at index 3.\n");
             return;
         }
@@ -79,12 +79,12 @@ public final class NcclEnvRenderer implements Renderer {
                 s.append("the rails' RoCE v2 GIDs sit at different indexes (").append(indexes).append(").\n");
             }
             s.append("# NCCL then picks the RoCE v2 IPv4 GID itself, which is safer than a fixed index: the table is\n");
-            s.append("# rebuilt from the netdev's addresses and index 2 (seed 000) moves when addresses change.\n");
+            s.append("# rebuilt from the netdev's addresses and index 2 (ConnectX-3 Pro) moves when addresses change.\n");
             s.append("NCCL_IB_ROCE_VERSION_NUM=2\nNCCL_IB_ADDR_FAMILY=AF_INET\n");
             return;
         }
         s.append("# RoCE v2 GID for the rail address, from this node's inventory: ").append(String.join("; ", found)).append(".\n");
-        s.append("# The index follows the netdev's addresses: render again after changing them (seed 000's index 2\n");
+        s.append("# The index follows the netdev's addresses: render again after changing them (ConnectX-3 Pro's index 2\n");
         s.append("# was right for its addresses only).\n");
         s.append("NCCL_IB_GID_INDEX=").append(indexes.iterator().next()).append('\n');
     }

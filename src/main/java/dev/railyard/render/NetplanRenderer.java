@@ -20,8 +20,8 @@ public final class NetplanRenderer implements Renderer {
         StringBuilder y = new StringBuilder(in.header("#"));
         y.append("""
                 # optional: true on every fabric interface: boot does not wait for a fabric link (a back-to-back peer
-                # that is powered off would hold systemd-networkd-wait-online for two minutes). Seed 002's
-                # 90-rdma-mtu.yaml had no optional, no address and a per-interface renderer: the MTU was all it kept.
+                # that is powered off would hold systemd-networkd-wait-online for two minutes). The DGX Spark
+                # guide's 90-rdma-mtu.yaml had no optional, no address and a per-interface renderer: the MTU was all it kept.
                 # Mode 0600: netplan warns about configuration that others can read.
                 network:
                   version: 2

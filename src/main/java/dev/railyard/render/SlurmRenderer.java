@@ -35,7 +35,7 @@ public final class SlurmRenderer implements Renderer {
                 # Include it from slurm.conf ("Include /etc/slurm/railyard-nodes.conf"), which also needs
                 # "GresTypes=gpu" and, for topology.conf, "TopologyPlugin=topology/tree".
                 # No CPUs= or RealMemory=: slurmd reports what the node has ('slurmd -C' prints it), and a node
-                # configured with more than it has is drained. Seed 004's two slurm.conf copies disagreed (CPUs=256
+                # configured with more than it has is drained. The 8 x H100 guide's two slurm.conf copies disagreed (CPUs=256
                 # and 128, Gres=gpu:h100_sxm5_80gb:8 and gpu:h100:8); its MaxConcurrentJobs is not a slurm.conf
                 # parameter (slurmctld refuses to start), and ControlMachine is the old name of SlurmctldHost.
                 """);

@@ -16,7 +16,7 @@ public final class SysctlRenderer implements Renderer {
         long bytes = in.spec().expect().netBufferBytes();
         String text = in.header("#")
                 + "# Socket buffer ceilings for NCCL's socket transport, MPI bootstrap and TCP benchmarks over the fabric.\n"
-                + "# Seed 002 wrote these with 'tee' and again from a boot script; one file here is enough.\n"
+                + "# The DGX Spark guide wrote these with 'tee' and again from a boot script; one file here is enough.\n"
                 + "net.core.rmem_max = " + bytes + "\n"
                 + "net.core.wmem_max = " + bytes + "\n";
         return List.of(RenderedFile.of(PATH, text));

@@ -46,7 +46,7 @@ public final class SystemdRenderer implements Renderer {
     private static String netdevsDown(RenderInput in) {
         StringBuilder s = new StringBuilder(in.header("#"));
         s.append("""
-                # Seed 002 ran a script that sent every error to /dev/null, so a renamed NIC failed silently. Here
+                # The DGX Spark guide ran a script that sent every error to /dev/null, so a renamed NIC failed silently. Here
                 # each NIC is one ExecStart: '-' lets the others run when one is missing, and the journal keeps why.
                 [Unit]
                 Description=Keep NICs that carry no fabric traffic down (railyard)

@@ -21,8 +21,9 @@ public final class VerdictText {
             sb.append("        observed: ").append(f.observed()).append('\n');
             sb.append("        expected: ").append(f.expected()).append('\n');
             if (!f.remediation().isEmpty()) {
+                // one command a line, each under the first, so the block pastes as it is
                 sb.append("        ").append(f.severity() == Severity.PASS ? "use: " : "fix: ")
-                        .append(f.remediation()).append('\n');
+                        .append(f.remediation().replace("\n", "\n             ")).append('\n');
             }
         }
         return sb.toString();

@@ -39,7 +39,7 @@ class BenchVerdictsTest {
         Finding f = BenchVerdicts.rdmaBandwidth("mlx4_0:2", r, 40, 0.90);
         assertThat(f.severity()).isEqualTo(Severity.FAIL);
         assertThat(f.observed()).contains("23.9% of 40 Gb/s").contains("negotiated at 10G");
-        assertThat(f.remediation()).startsWith("negotiated 10G: replace the QSFP+ cable/DAC");
+        assertThat(f.remediation()).startsWith("# negotiated 10G: replace the QSFP+ cable/DAC");
     }
 
     @Test

@@ -17,28 +17,34 @@ import static org.assertj.core.api.Assertions.assertThat;
  * word from a known list, so prose like "check the cable" fails), the whole block parses with {@code bash -n}, and
  * nothing is left to fill in ({@code <netdev>}, {@code <version>}).
  */
-final class RunnableFixes {
+public final class RunnableFixes {
 
     static final Set<String> COMMANDS = Set.of("modprobe", "echo", "printf", "ip", "nmcli", "netplan", "systemctl",
             "mkdir", "for", "cat", "ls", "lspci", "dmesg", "nvidia-smi", "dcgmi", "ipmitool", "perfquery", "ibportstate",
-            "ibv_devinfo", "rdma", "grep", "ethtool", "railyard", "command", "chmod", "ib_write_bw");
+            "ibv_devinfo", "rdma", "grep", "ethtool", "railyard", "command", "chmod", "ib_write_bw", "ibv_devices",
+            "unset", "export", "printenv", "lsmod", "ldconfig", "nvme", "df", "iblinkinfo", "sminfo");
+    /** VAR=value words before a command (NCCL_DEBUG=INFO railyard ...). */
+    private static final Pattern ASSIGNMENT = Pattern.compile("^([A-Za-z_][A-Za-z0-9_]*=\\S*\\s+)+");
     private static final Pattern PLACEHOLDER = Pattern.compile("<[A-Za-z][A-Za-z _-]*>");
     private static final Map<String, String> PARSED = new ConcurrentHashMap<>();
 
     private RunnableFixes() {
     }
 
-    static void assertRunnable(Finding f) {
-        String fix = f.remediation();
+    public static void assertRunnable(Finding f) {
+        assertRunnable(f.id() + " " + f.subject(), f.remediation());
+    }
+
+    /** {@code fix} is empty or runnable; {@code what} names it in a failure. */
+    public static void assertRunnable(String what, String fix) {
         if (fix.isEmpty()) return;
-        assertThat(PLACEHOLDER.matcher(fix).find()).as("%s %s: a placeholder in%n%s", f.id(), f.subject(), fix).isFalse();
+        assertThat(PLACEHOLDER.matcher(fix).find()).as("%s: a placeholder in%n%s", what, fix).isFalse();
         for (String line : fix.lines().toList()) {
             if (line.startsWith("# ")) continue;
-            String first = line.replaceFirst("^\\(+", "").split(" ", 2)[0];
-            assertThat(COMMANDS).as("%s %s: line is not a command: %s", f.id(), f.subject(), line).contains(first);
+            String first = ASSIGNMENT.matcher(line.replaceFirst("^\\(+", "")).replaceFirst("").split(" ", 2)[0];
+            assertThat(COMMANDS).as("%s: line is not a command: %s", what, line).contains(first);
         }
-        assertThat(PARSED.computeIfAbsent(fix, RunnableFixes::bashSyntax)).as("%s %s: bash -n on%n%s", f.id(), f.subject(), fix)
-                .isEmpty();
+        assertThat(PARSED.computeIfAbsent(fix, RunnableFixes::bashSyntax)).as("%s: bash -n on%n%s", what, fix).isEmpty();
     }
 
     /** bash's own parser, so quoting mistakes in a fix are caught; "" when it parses. */

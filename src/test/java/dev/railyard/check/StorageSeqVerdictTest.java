@@ -37,6 +37,6 @@ class StorageSeqVerdictTest {
         var f = new StorageSeqVerdict(2000).judge("vm", job);
         assertThat(f.severity()).isEqualTo(Severity.FAIL);
         assertThat(f.observed()).isEqualTo("8 MiB/s");
-        assertThat(f.remediation()).contains("--direct=1");
+        assertThat(f.remediation()).contains("LnkSta").contains("nvme smart-log");
     }
 }

@@ -135,6 +135,11 @@ class TruthfulFindingsTest {
             }
             assertThat(all).filteredOn(f -> !f.remediation().isEmpty()).isNotEmpty();
             for (Finding f : all) RunnableFixes.assertRunnable(f);
+            // and no word of our own notes ("seed 000", "S1") in what the user reads
+            for (Finding f : all) {
+                assertThat(dev.railyard.Jargon.in(f.id() + " " + f.subject(), String.join("\n", f.subject(),
+                        f.observed(), f.expected(), f.remediation()))).isEmpty();
+            }
         }
     }
 }

@@ -51,6 +51,20 @@ class BenchNcclFakeCliTest {
         return new Run(p.exitValue(), out);
     }
 
+    /** --timings: one run shows where a bench nccl's time goes, on standard error after the table. */
+    @Test
+    void timingsNameEveryPhaseOfTheRun() throws Exception {
+        Run run = railyard(Map.of("FAKE_CUDA_DEVICES", "2"), "all_reduce", "-g", "2", "-b", "8", "-e", "64", "-w", "1",
+                "-n", "2", "--jit-warmup", "300", "--timings");
+        assertThat(run.exit()).as(run.out()).isEqualTo(ExitCodes.OK);
+        assertThat(run.out()).contains("JVM start to main", "CLI build", "CUDA runtime and NCCL libraries load",
+                "CUDA context and free memory of each GPU", "NCCL communicators (ncclCommInitAll)",
+                "buffers, streams, events (cudaMalloc)", "JIT warm-up: 300 launches of the smallest size",
+                "warm-up iterations (-w), all sizes", "timed iterations (-n, between CUDA events), all sizes",
+                "data check (-c", "output (table or JSON", "tear-down (ncclCommDestroy, cudaFree)", "total");
+        assertThat(run.out()).contains("JIT warm-up: 160 passes through the measurement");
+    }
+
     @Test
     void jsonOfAnAllGatherOn4FakeGpus() throws Exception {
         Run run = railyard(Map.of("FAKE_CUDA_DEVICES", "4"), "all_gather", "-g", "4", "-b", "32", "-e", "4K", "-f",

@@ -119,7 +119,7 @@ class BenchRdmaCommandTest {
         assertThat(rc).isEqualTo(1);
         assertThat(out.toString()).contains("FAIL    bench.rdma.bw")
                 .contains("the chosen port is Down (port 1)")
-                .contains("fix: check the cable and `rdma link show`");
+                .contains("fix: # check the cable; pass a port that shows PORT_ACTIVE with --ib-port");
     }
 
     @Test

@@ -136,7 +136,7 @@ class BenchStorageCommandTest {
         assertThat(ran).hasSize(1); // no read after a failed write
         assertThat(out.toString()).contains("FAIL    bench.storage.seq  " + dir + " write")
                 .contains("observed: disk full: ").contains("error=No space left on device")
-                .contains("fix: free space on the disk, or give a smaller --size");
+                .contains("fix: # free space on that disk, or run again with a smaller --size");
         assertThat(scratch).doesNotExist();
     }
 

@@ -67,7 +67,7 @@ class CulpritFinderTest {
     void aNodeCulpritShowsItsBadPairsAsEvidence() {
         Culprit node = culprits(6, (a, b) -> touches(a, b, "n003") ? 20.0 : GOOD).getFirst();
         assertThat(node.evidence()).startsWith("5 of its 5 pairs bad: ").contains("n001<->n003 RDMA 20.0 Gb/s");
-        assertThat(node.remediation()).startsWith("on n003: ").contains("railyard check --node n003");
+        assertThat(node.remediation()).startsWith("# most of n003's pairs on rail0 are bad").contains("# on n003:\n").contains("railyard check --node n003");
     }
 
     @Test
@@ -85,6 +85,29 @@ class CulpritFinderTest {
                 PairKind.RDMA_BANDWIDTH, "Port number 1 state is Down")));
         Culprit c = CulpritFinder.find(List.of(new CulpritFinder.NetworkPairs("rail0", PairFixtures.names(2), Optional.of(40.0), judged))).getFirst();
         assertThat(c.remediation()).contains("a port is down");
+    }
+
+    /** Every kind of culprit and each specific cause, with fixes a root shell runs as they are. */
+    @Test
+    void everyCulpritsFixIsRunnable() {
+        List<Culprit> all = new java.util.ArrayList<>();
+        all.addAll(culprits(6, (a, b) -> a.equals("n002") && b.equals("n005") ? BAD : GOOD)); // link, trained down
+        all.addAll(culprits(6, (a, b) -> a.equals("n002") && b.equals("n005") ? 20.0 : GOOD)); // link, generic
+        all.addAll(culprits(6, (a, b) -> touches(a, b, "n003") ? 20.0 : GOOD));                // node, generic
+        all.addAll(culprits(6, (a, b) -> touches(a, b, "n003") ? BAD : GOOD));                 // node, trained down
+        all.addAll(culprits(5, (a, b) -> 20.0));                                               // rail
+        ClusterSpec spec = PairFixtures.spec(2, 1, true);
+        for (String why : List.of("Port number 1 state is Down", "Unable to find GID", "MTU mismatch 1500 vs 9000")) {
+            List<PairJudgement> judged = new PairJudge(spec, 1.5).judgeLatest(List.of(PairFixtures.failed("rail0", "n001",
+                    "n002", PairKind.RDMA_BANDWIDTH, why)));
+            all.addAll(CulpritFinder.find(List.of(new CulpritFinder.NetworkPairs("rail0", PairFixtures.names(2),
+                    Optional.of(40.0), judged))));
+        }
+        assertThat(all).extracting(Culprit::kind).contains(CulpritKind.LINK, CulpritKind.NODE, CulpritKind.RAIL);
+        assertThat(all).extracting(Culprit::remediation).anyMatch(f -> f.contains("a port is down"))
+                .anyMatch(f -> f.contains("RoCE GID")).anyMatch(f -> f.contains("disagree on MTU"))
+                .anyMatch(f -> f.contains("negotiated 10G"));
+        for (Culprit c : all) dev.railyard.check.RunnableFixes.assertRunnable(c.kind() + " " + c.subject(), c.remediation());
     }
 
     @Test

@@ -48,7 +48,7 @@ class DiagnoserTest {
             "Port number 1 state is Down | perftest.port-down | FAIL | --ib-port",
             "Unable to find GID | perftest.no-gid | FAIL | --gid-index",
             "cma event RDMA_CM_EVENT_REJECTED, error 8 | rping.rejected | FAIL | start the server first",
-            "No RDMA devices found | rdma.no-devices | FAIL | modprobe mlx4_ib",
+            "No RDMA devices found | rdma.no-devices | FAIL | modprobe -a mlx4_ib mlx5_ib",
             "Conflicting CPU frequency values detected: 1200.000000 != 3600.000000 | perftest.cpu-frequency | WARN | scaling_governor",
             "NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0> | nccl.socket-fallback | FAIL | NCCL_IB_HCA",
             "# NCCL WARN NET/IB : Got completion with error 12, opcode 0, len 0, vendor err 129 | rdma.retry-exceeded | FAIL | GID index",

@@ -83,7 +83,7 @@ class PlanCalculatorsTest {
         assertThat(c.result("need_per_node")).isCloseTo(800, within(1e-9));
         assertThat(c.result("need_all_nodes")).isCloseTo(6.4, within(1e-9));
         // the seed's own product, 8 x 4096 x 8 x 2 bytes, is 0.52 MB, not 4 MB
-        assertThat(c.notes()).anyMatch(n -> n.contains("= 0.5243 MB (seed 004 calls this 4 MB)"));
+        assertThat(c.notes()).anyMatch(n -> n.contains("= 0.5243 MB (the 8 x H100 sizing calls this 4 MB)"));
     }
 
     @Test

@@ -84,6 +84,6 @@ class NcclEnvRendererTest {
     void infinibandRailsGetNoGidIndexAndSayWhy() {
         String conf = Examples.file(Examples.render("s4-h100-hdr", "compute03"), NcclEnvRenderer.PATH).content();
         assertThat(conf).contains("\nNCCL_IB_HCA==mlx5_0:1\n").contains("\nNCCL_SOCKET_IFNAME==eth0\n")
-                .doesNotContain("NCCL_IB_GID_INDEX=").contains("Seed 004 set 3");
+                .doesNotContain("NCCL_IB_GID_INDEX=").contains("The 8 x H100 HDR guide set 3");
     }
 }

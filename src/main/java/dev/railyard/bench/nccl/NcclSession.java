@@ -5,6 +5,7 @@ import dev.railyard.nativelib.CudaLibraries;
 import dev.railyard.nativelib.FfmCuda;
 import dev.railyard.nativelib.FfmNccl;
 import dev.railyard.nativelib.NcclComm;
+import dev.railyard.platform.Timings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -15,6 +16,7 @@ public final class NcclSession implements AutoCloseable {
     private final FfmCuda cuda;
     private final FfmNccl nccl;
     private final List<NcclRank> ranks = new ArrayList<>();
+    private Timings timings = Timings.off();
 
     private NcclSession(FfmCuda cuda, FfmNccl nccl) {
         this.cuda = cuda;
@@ -29,6 +31,12 @@ public final class NcclSession implements AutoCloseable {
     /** As {@link #open()}, with the names (or paths) to try for each library given. */
     public static NcclSession open(List<String> cudartCandidates, List<String> ncclCandidates) {
         return new NcclSession(CudaLibraries.cudart(cudartCandidates), CudaLibraries.nccl(ncclCandidates));
+    }
+
+    /** Records set-up and tear-down as phases of {@code t} (--timings). */
+    public NcclSession timed(Timings t) {
+        this.timings = t;
+        return this;
     }
 
     public FfmCuda cuda() {
@@ -52,17 +60,21 @@ public final class NcclSession implements AutoCloseable {
                         "use -g N with N <= " + available);
             }
         }
-        for (int d : devices) requireRoom(d, bufferBytes);
-        NcclComm[] comms = nccl.commInitAll(devices);
-        for (int i = 0; i < devices.length; i++) ranks.add(allocate(i, devices[i], comms[i], bufferBytes));
+        timings.time("CUDA context and free memory of each GPU", () -> {
+            for (int d : devices) requireRoom(d, bufferBytes);
+        });
+        NcclComm[] comms = timings.time("NCCL communicators (ncclCommInitAll)", () -> nccl.commInitAll(devices));
+        timings.time("buffers, streams, events (cudaMalloc)", () -> {
+            for (int i = 0; i < devices.length; i++) ranks.add(allocate(i, devices[i], comms[i], bufferBytes));
+        });
     }
 
     /** This process is {@code rank} of {@code nranks} and drives {@code device}. */
     public void initRank(int rank, int nranks, byte[] uniqueId, int device, long bufferBytes) {
-        requireRoom(device, bufferBytes);
+        timings.time("CUDA context and free memory of the GPU", () -> requireRoom(device, bufferBytes));
         cuda.setDevice(device);
-        NcclComm comm = nccl.commInitRank(nranks, uniqueId, rank);
-        ranks.add(allocate(rank, device, comm, bufferBytes));
+        NcclComm comm = timings.time("NCCL communicator (ncclCommInitRank)", () -> nccl.commInitRank(nranks, uniqueId, rank));
+        timings.time("buffers, streams, events (cudaMalloc)", () -> ranks.add(allocate(rank, device, comm, bufferBytes)));
     }
 
     /**
@@ -97,6 +109,7 @@ public final class NcclSession implements AutoCloseable {
 
     @Override
     public void close() {
+        long closing = System.nanoTime();
         for (NcclRank r : ranks) {
             cuda.setDevice(r.device());
             cuda.streamSynchronize(r.stream());
@@ -106,6 +119,7 @@ public final class NcclSession implements AutoCloseable {
             cuda.eventDestroy(r.start());
             cuda.eventDestroy(r.end());
         }
+        if (!ranks.isEmpty()) timings.record("tear-down (ncclCommDestroy, cudaFree)", closing);
         ranks.clear();
     }
 }

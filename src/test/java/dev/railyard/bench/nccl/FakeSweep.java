@@ -41,6 +41,12 @@ record FakeSweep(FakeCudaLibraries fake, int gpus, NcclBenchConfig cfg) {
                 .run(streamed::add);
     }
 
+    /** As {@link #run(NcclSession, List)} with the given warm-up instead of the one the benchmark picks. */
+    List<NcclSizeResult> run(NcclSession session, NcclBenchmark.WarmUp warmUp) {
+        return new NcclBenchmark(session.cuda(), session.nccl(), session.ranks(), gpus, RankGroup.singleProcess(), cfg)
+                .warmingUp(warmUp).run(r -> { });
+    }
+
     /** The byte sizes the table shows for -b/-e/-f: every step whose per-rank count is not 0. */
     List<Long> expectedSizes() {
         List<Long> sizes = new ArrayList<>();

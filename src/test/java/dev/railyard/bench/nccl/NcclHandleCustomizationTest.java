@@ -77,6 +77,49 @@ class NcclHandleCustomizationTest {
                 .isEmpty();
     }
 
+    /**
+     * Where the sweep is too short for any handle called in a timed loop to reach its customizing call (one 1M size
+     * on 2 GPUs, -w 5 -n 20: 104 launches per handle), the benchmark skips the 160 passes, and without them no timed
+     * region has a customizing call; where the bound says a handle can reach it, running without the passes does put
+     * one in a timed region (so this check can fail).
+     */
+    @ParameterizedTest(name = "{0} on {1} fake GPUs, -b {2} -e {3} -w 5 -n 20: passes needed {4}")
+    @CsvSource({"all_reduce,2,1M,1M,false", "broadcast,2,1M,1M,false", "reduce_scatter,2,1M,1M,false",
+            "sendrecv,2,1M,1M,false", "all_reduce,2,64K,4M,true", "all_reduce,4,1M,1M,true"})
+    void thePassesAreSkippedOnlyWhereNoHandleCanReachItsCustomizingCallInATimedLoop(String collective, int gpus,
+            String min, String max, boolean needed) throws Throwable {
+        fake.setDevices(gpus);
+        Collective c = Collective.parse(collective);
+        NcclBenchConfig cfg = new NcclBenchConfig(c, DataType.FLOAT, 0, "sum", 0, bytes(min), bytes(max), 2, 0, 5, 20,
+                true, 20000);
+        int sizes = new FakeSweep(fake, gpus, cfg).expectedSizes().size();
+        assertThat(NcclBenchmark.busiestTimedHandleCalls(cfg, sizes, gpus, gpus) >= NcclBenchmark.CUSTOMIZING_CALL)
+                .isEqualTo(needed);
+        Path trace = dir.resolve(collective + gpus + min + max + ".trace");
+        Files.deleteIfExists(trace);
+        FakeSweep sweep = new FakeSweep(fake, gpus, cfg);
+        List<NcclSizeResult> rows;
+        List<NcclRank> ranks;
+        fake.trace(trace);
+        try (NcclSession session = sweep.open()) {
+            rows = sweep.run(session, new NcclBenchmark.WarmUp(0, 0));
+            ranks = session.ranks();
+        }
+        fake.trace(null);
+        TimedRegions regions = TimedRegions.of(Files.readAllLines(trace), addresses(ranks, true),
+                addresses(ranks, false));
+        assertThat(regions.count()).isEqualTo(rows.size() * (c.inPlace ? 2 : 1));
+        if (needed) {
+            assertThat(regions.hits()).as("without the passes a handle customizes inside a timed loop").isNotEmpty();
+        } else {
+            assertThat(regions.hits()).isEmpty();
+        }
+    }
+
+    private static long bytes(String size) {
+        return size.endsWith("M") ? Long.parseLong(size.replace("M", "")) << 20 : Long.parseLong(size.replace("K", "")) << 10;
+    }
+
     private static Set<Long> addresses(List<NcclRank> ranks, boolean start) {
         return ranks.stream().map(r -> (start ? r.start() : r.end()).nativeAddress()).collect(Collectors.toSet());
     }

@@ -200,7 +200,7 @@ class PerftestParserTest {
         assertThat(r.failures()).extracting(PerftestFailure::kind).containsExactly(
                 PerftestFailure.Kind.NO_DEVICES, PerftestFailure.Kind.GID_NOT_FOUND,
                 PerftestFailure.Kind.DEVICE_NOT_FOUND);
-        assertThat(r.failures().getFirst().fix()).contains("modprobe mlx4_ib");
+        assertThat(r.failures().getFirst().fix()).contains("modprobe -a mlx4_ib mlx5_ib");
         assertThat(r.failures().get(1).fix()).contains("--gid-index");
     }
 

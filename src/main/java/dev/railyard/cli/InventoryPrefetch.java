@@ -1,0 +1,74 @@
+package dev.railyard.cli;
+
+import dev.railyard.collect.GpuCollector;
+import dev.railyard.collect.InventoryCollector;
+import dev.railyard.model.NodeInventory;
+import dev.railyard.platform.Clock;
+import dev.railyard.platform.HostRoot;
+import dev.railyard.platform.Timings;
+import dev.railyard.report.Json;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+
+/**
+ * {@code railyard inventory} of this machine, started in main before picocli builds its command model: the readers
+ * (NVML's load and init above all) and Jackson's warm-up run while picocli loads and verifies its classes, which the
+ * AOT cache cannot hold (picocli is Java 5 bytecode). Started only when the arguments can mean nothing else; the
+ * command uses it only when its parsed options say this machine, and otherwise collects as usual.
+ */
+final class InventoryPrefetch {
+
+    /** Arguments after which picocli does not run inventory on this machine. */
+    private static final List<String> NOT_LIVE = List.of("--root", "-h", "--help", "-V", "--version");
+
+    private final FutureTask<NodeInventory> inventory;
+    private final Optional<Thread> jsonWarmUp;
+
+    private InventoryPrefetch(FutureTask<NodeInventory> inventory, Optional<Thread> jsonWarmUp) {
+        this.inventory = inventory;
+        this.jsonWarmUp = jsonWarmUp;
+    }
+
+    /** Starts the inventory when {@code args} ask for one of this machine; empty otherwise. */
+    static Optional<InventoryPrefetch> startIfLiveInventory(String[] args, Timings timings) {
+        String command = null;
+        for (String a : args) {
+            if (NOT_LIVE.stream().anyMatch(n -> a.equals(n) || a.startsWith(n + "="))) return Optional.empty();
+            if (command == null && !a.startsWith("-")) command = a;
+        }
+        if (!"inventory".equals(command)) return Optional.empty();
+        boolean json = false;
+        for (int i = 0; i < args.length; i++) {
+            json |= args[i].equals("--format=json") || (args[i].equals("--format") && i + 1 < args.length
+                    && args[i + 1].equals("json"));
+        }
+        Optional<Thread> warmUp = json ? Optional.of(Thread.ofPlatform().daemon().name("json-warm-up").start(() ->
+                timings.time("JSON warm-up (Jackson serializers)", () -> Json.prepare(NodeInventory.class)))) : Optional.empty();
+        FutureTask<NodeInventory> task = new FutureTask<>(() -> timings.time("collect (all readers)", () ->
+                new InventoryCollector(GpuCollector.forRoot(HostRoot.live()), Clock.system(), timings)
+                        .collect(HostRoot.live())));
+        // a daemon: a usage error exits without waiting for NVML
+        Thread.ofPlatform().daemon().name("railyard-collect").start(task);
+        return Optional.of(new InventoryPrefetch(task, warmUp));
+    }
+
+    NodeInventory inventory() {
+        try {
+            return inventory.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while collecting the inventory", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException re) throw re;
+            if (e.getCause() instanceof Error err) throw err;
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    Optional<Thread> jsonWarmUp() {
+        return jsonWarmUp;
+    }
+}

@@ -50,7 +50,7 @@ public final class BundleBuilder {
 
     /**
      * bin/railyard. Flags as the checkout's launcher chooses them: short commands stop at the C1 compiler, benchmarks
-     * and diagnose get the optimising one, the agent stays small; the ahead-of-time class cache that the node makes
+     * get the optimising one, the agent stays small; the ahead-of-time class cache that the node makes
      * when it unpacks the bundle ({@link NodeCache#UNPACK}) halves every later start (validate starts Railyard once
      * per step on every node: on the 8-host test cluster a pair test's JVM starts were most of its time).
      */
@@ -59,7 +59,7 @@ public final class BundleBuilder {
             # Railyard from a bundle: its own Java runtime; nothing else is needed on this machine.
             here="$(cd "$(dirname "$0")/.." && pwd)"
             case "${1:-}" in
-              bench|validate|diagnose) tier="" ;;
+              bench|validate) tier="" ;;
               agent) tier="-XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xms8m -Xmx64m -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=24m -Xss512k" ;;
               *) tier="-XX:TieredStopAtLevel=1" ;;
             esac

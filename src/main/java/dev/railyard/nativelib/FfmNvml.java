@@ -10,8 +10,6 @@ import java.lang.foreign.SymbolLookup;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
@@ -103,40 +101,9 @@ public final class FfmNvml implements AutoCloseable {
             count = out.get(JAVA_INT, 0);
         }
         NvmlDeviceReader reader = new NvmlDeviceReader(functions, withLinkErrors);
-        // One thread per GPU beyond the first: the driver serves different devices at once, and a GPU's ~40 reads
-        // take ~50 ms on an H200, which a sequential read multiplies by the GPU count (nvidia-smi reads them in turn).
-        // Platform threads: a virtual thread would be pinned by the native calls anyway.
-        List<FutureTask<Gpu>> others = new ArrayList<>();
-        for (int i = 1; i < count; i++) {
-            int index = i;
-            FutureTask<Gpu> task = new FutureTask<>(() -> reader.read(index));
-            Thread.ofPlatform().name("railyard-nvml-" + i).daemon().start(task);
-            others.add(task);
-        }
         List<Gpu> gpus = new ArrayList<>(count);
-        if (count > 0) gpus.add(reader.read(0));
-        for (FutureTask<Gpu> task : others) gpus.add(join(task));
+        for (int i = 0; i < count; i++) gpus.add(reader.read(i));
         return Reading.of(gpus);
-    }
-
-    private static Gpu join(FutureTask<Gpu> task) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return task.get();
-                } catch (InterruptedException e) {
-                    // the other GPUs' reads are native calls that cannot be cut short: wait for them, then re-interrupt
-                    interrupted = true;
-                }
-            }
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException re) throw re;
-            if (e.getCause() instanceof Error err) throw err;
-            throw new IllegalStateException(e.getCause());
-        } finally {
-            if (interrupted) Thread.currentThread().interrupt();
-        }
     }
 
     private Reading<String> versionString(Arena arena, NvmlSymbol symbol) {

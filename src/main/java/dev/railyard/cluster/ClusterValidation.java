@@ -87,9 +87,10 @@ public final class ClusterValidation {
                 .collect(Collectors.toSet());
         List<PairStage.Plan> plans = PairStage.plans(spec, usable, settings.full());
         progress.addSteps(PairStage.steps(plans));
-        PairRunner runner = new PairRunner(launcher, spec, settings, clock);
         rounds = plans.stream().mapToInt(p -> p.schedule().rounds().size()).max().orElse(0);
-        new PairStage(spec, settings, runner, slots, recorder, runId, progress, pairs).run(plans);
+        try (PairRunner runner = new PairRunner(launcher, spec, settings, clock, rounds)) {
+            new PairStage(spec, settings, runner, slots, recorder, runId, progress, pairs).run(plans);
+        }
         judged = judgePairs(plans);
         recorder.findingsAdded(runId, "pairs", judged.findings());
         recorder.culpritsFound(runId, judged.culprits());

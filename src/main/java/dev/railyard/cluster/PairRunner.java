@@ -19,12 +19,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 
 /**
- * Runs one pair test through the launcher: the server end started with {@link Launcher#start}, then the client run
- * to completion, then the server awaited (and killed if it lingers). The TCP client polls the server's port
- * ({@code --connect-timeout}) so no fixed sleep sits between the two; an RDMA client that found no server yet is
- * started again until the same deadline.
+ * Runs one pair test through the launcher. RDMA: the server end started with {@link Launcher#start}, then the client
+ * run to completion, then the server awaited (and killed if it lingers); an RDMA client that found no server yet is
+ * started again until a deadline. TCP: one server per node and network serves every client run of the stage
+ * (started on first use, started again if it died, closed with the runner), so a pair costs one Railyard start
+ * instead of two: on the 8-host namespace cluster the starts were most of a pair's fixed cost. The TCP client polls
+ * the server's port ({@code --connect-timeout}) so no fixed sleep sits between the two.
  */
-final class PairRunner {
+final class PairRunner implements AutoCloseable {
 
     /** How long a client keeps trying to reach a server that is still starting (a JVM over ssh: seconds). */
     static final Duration SERVER_START = Duration.ofSeconds(20);
@@ -36,18 +38,25 @@ final class PairRunner {
     /** perftest's control port (18515) is one per node: RDMA servers of different networks on one node take turns. */
     private final Map<String, Semaphore> rdmaServerLocks = new ConcurrentHashMap<>();
 
-    PairRunner(Launcher launcher, ClusterSpec spec, ValidateSettings settings, Clock clock) {
+    /** The stage's TCP servers by node, address and port; a node serves one client at a time per network. */
+    private final Map<String, RemoteProcess> tcpServers = new ConcurrentHashMap<>();
+    /** A TCP server lives through the stage: its timeout is the stage's, not one step's. */
+    private final Duration tcpServerTimeout;
+
+    PairRunner(Launcher launcher, ClusterSpec spec, ValidateSettings settings, Clock clock, int rounds) {
         this.launcher = launcher;
         this.spec = spec;
         this.settings = settings;
         this.clock = clock;
+        // every round of every kind, and the retests, each at most a step timeout
+        this.tcpServerTimeout = settings.stepTimeout().multipliedBy(2L * Math.max(1, rounds) * 2 + 1);
     }
 
     PairResult run(PairTest test, int round, int attempt, int port) throws InterruptedException {
         Instant startedAt = clock.now();
         long t0 = clock.nanoTime();
         PairOutcome outcome = switch (test.kind()) {
-            case TCP_BANDWIDTH, TCP_LATENCY -> runPair(test, tcpServer(test, port), tcpClient(test, port));
+            case TCP_BANDWIDTH, TCP_LATENCY -> runTcp(test, port);
             case RDMA_BANDWIDTH, RDMA_LATENCY -> {
                 Semaphore lock = rdmaServerLocks.computeIfAbsent(test.server(), k -> new Semaphore(1));
                 lock.acquire();
@@ -73,6 +82,29 @@ final class PairRunner {
             StepResult s = srv.await(Duration.ofSeconds(5));
             return outcome(test, c, s);
         }
+    }
+
+    private PairOutcome runTcp(PairTest test, int port) throws InterruptedException {
+        String key = test.server() + " " + test.serverAddress() + ":" + port;
+        RemoteProcess srv = tcpServers.get(key);
+        if (srv == null || !srv.isAlive()) {
+            if (srv != null) srv.close();
+            srv = launcher.start(node(test.server()), tcpServer(test, port), tcpServerTimeout);
+            tcpServers.put(key, srv);
+        }
+        StepResult c = launcher.run(node(test.client()), tcpClient(test, port), settings.stepTimeout());
+        // the server's own ending says why a client failed only when it ended; a running one has nothing to add
+        StepResult s = srv.isAlive()
+                ? new StepResult(test.server(), List.of(), StepStatus.INTERRUPTED, -1, "", "", Duration.ZERO, "serving")
+                : srv.await(Duration.ZERO);
+        return outcome(test, c, s);
+    }
+
+    /** Stops the stage's TCP servers (a server that outlived its clients is no failure). */
+    @Override
+    public void close() {
+        tcpServers.values().forEach(RemoteProcess::close);
+        tcpServers.clear();
     }
 
     static PairOutcome outcome(PairTest test, StepResult client, StepResult server) {
@@ -152,7 +184,7 @@ final class PairRunner {
     }
 
     private List<String> tcpServer(PairTest t, int port) {
-        return List.of("bench", "tcp", "server", "--once", "--bind", t.serverAddress(), "--port", String.valueOf(port));
+        return List.of("bench", "tcp", "server", "--bind", t.serverAddress(), "--port", String.valueOf(port));
     }
 
     private List<String> tcpClient(PairTest t, int port) {

@@ -57,6 +57,18 @@ class ClusterValidationTest {
     }
 
     @Test
+    void eachNodeStartsOneTcpServerPerNetworkForTheWholeStageAndItIsStoppedAfterwards() throws Exception {
+        ClusterSpec spec = PairFixtures.spec(4, 2, false);
+        StubLauncher stub = new StubLauncher(spec, (net, c, s, kind, call) -> 9.4);
+        stub.serversStayAlive = true;
+        ValidationReport r = validation(spec, stub, RunRecorder.none(), QUICK).run(List.of());
+        assertThat(r.pairs()).hasSize(12);
+        assertThat(stub.serverStarts).as("one start per node and network, not per pair").doesNotHaveDuplicates()
+                .hasSizeLessThanOrEqualTo(8).allSatisfy(a -> assertThat(a).contains("bench tcp server").doesNotContain("--once"));
+        assertThat(stub.serversRunning.get()).as("every server stopped when the pair stage ends").isZero();
+    }
+
+    @Test
     void aSlowLinkIsRetestedOnceAndNamedAsTheCulprit() throws Exception {
         ClusterSpec spec = PairFixtures.spec(6, 1, false);
         StubLauncher stub = new StubLauncher(spec, (net, c, s, kind, call) ->
@@ -138,6 +150,31 @@ class ClusterValidationTest {
         assertThat(rec.finished).as("an interrupted run is not finished in the history").isEmpty();
         assertThat(r.nodes()).extracting(NodeOutcome::status).containsOnly(NodeStatus.COMPLETED);
         assertThat(r.severity()).isEqualTo(Severity.UNKNOWN);
+    }
+
+    @Test
+    void aSlowPairHoldsUpOnlyItsOwnTwoNodesNotTheNextRound() throws Exception {
+        ClusterSpec spec = PairFixtures.spec(8, 1, false);
+        StubLauncher stub = new StubLauncher(spec, (net, c, s, kind, call) -> 9.4);
+        stub.blockAtClientCall = 1; // the first pair of round 1 hangs until the run is interrupted
+        ClusterValidation v = validation(spec, stub, RunRecorder.none(), ValidateSettings.of(false, 64, Duration.ofSeconds(30)));
+        Thread t = Thread.ofPlatform().start(() -> {
+            try {
+                v.run(List.of());
+            } catch (Throwable e) {
+                // interrupted below
+            }
+        });
+        try {
+            assertThat(stub.blocked.await(20, TimeUnit.SECONDS)).isTrue();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (stub.clientCalls() < 6 && System.nanoTime() < deadline) Thread.sleep(10);
+            // round 1's other three pairs, then the round-2 pairs whose nodes are both free: two of its four
+            assertThat(stub.clientCalls()).as("pairs run past round 1 while one of its pairs still runs").isGreaterThanOrEqualTo(6);
+        } finally {
+            t.interrupt();
+            t.join(20_000);
+        }
     }
 
     @Test

@@ -37,6 +37,10 @@ final class StubLauncher implements Launcher {
     volatile int blockAtClientCall = -1;
     final CountDownLatch blocked = new CountDownLatch(1);
     private final AtomicInteger clientCalls = new AtomicInteger();
+
+    int clientCalls() {
+        return clientCalls.get();
+    }
     volatile boolean closed;
     /** Whether figures see the how-many-th call of their pair this is (a retest is call 2). */
     volatile boolean countCalls = true;
@@ -145,9 +149,27 @@ final class StubLauncher implements Launcher {
                 + " \"interfaces\": [" + nets + "]}";
     }
 
+    /** When set, started servers run until closed, as real ones do; starts and closes are counted. */
+    volatile boolean serversStayAlive;
+    final List<String> serverStarts = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final AtomicInteger serversRunning = new AtomicInteger();
+
     @Override
     public RemoteProcess start(ClusterSpec.Node node, List<String> args, Duration timeout) {
         steps.incrementAndGet();
+        serverStarts.add(node.name() + " " + String.join(" ", args));
+        if (serversStayAlive) {
+            serversRunning.incrementAndGet();
+            return new RemoteProcess() {
+                private volatile boolean alive = true;
+                @Override public boolean isAlive() { return alive; }
+                @Override public StepResult await(Duration t) { close(); return ok(node.name(), args, ""); }
+                @Override public void close() {
+                    if (alive) serversRunning.decrementAndGet();
+                    alive = false;
+                }
+            };
+        }
         return new RemoteProcess() {
             @Override public boolean isAlive() { return false; }
             @Override public StepResult await(Duration t) { return ok(node.name(), args, ""); }

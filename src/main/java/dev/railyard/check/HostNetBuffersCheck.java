@@ -33,8 +33,9 @@ public final class HostNetBuffersCheck implements Check {
         String expected = ">= " + want;
         if (!(r instanceof Reading.Present<Long>(Long v))) return Finding.unknown(ID, subject, r, expected);
         if (v >= want) return Finding.pass(ID, subject, String.valueOf(v), expected);
-        String fix = "sysctl -w " + key + "=" + want + "   and persist: echo \"" + key + "=" + want
-                + "\" | sudo tee -a /etc/sysctl.d/90-rdma-tuning.conf";
+        // apply now, then persist in the file 'railyard render' writes (sysctl.d), one command a line
+        String fix = "sysctl -w " + key + "=" + want + "\n"
+                + "echo \"" + key + " = " + want + "\" | tee -a /etc/sysctl.d/90-railyard-rdma.conf";
         return Finding.of(ID, Severity.WARN, subject, String.valueOf(v), expected, fix);
     }
 }

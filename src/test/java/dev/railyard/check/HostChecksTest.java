@@ -54,7 +54,7 @@ class HostChecksTest {
         assertThat(f.severity()).isEqualTo(expected);
         if (expected == Severity.WARN) {
             assertThat(f.remediation()).startsWith("sysctl -w net.core.rmem_max=268435456")
-                    .contains("net.core.rmem_max=268435456\" | sudo tee -a /etc/sysctl.d/90-rdma-tuning.conf");
+                    .contains("net.core.rmem_max = 268435456\" | tee -a /etc/sysctl.d/90-railyard-rdma.conf");
         }
     }
 

@@ -73,8 +73,9 @@ class HostChecksTreeTest {
         Finding rmem = of(check(root), HostNetBuffersCheck.ID, NODE + " net.core.rmem_max");
         assertThat(rmem.severity()).isEqualTo(Severity.WARN);
         assertThat(rmem.observed()).isEqualTo("212992");
-        assertThat(rmem.remediation()).isEqualTo("sysctl -w net.core.rmem_max=268435456   and persist: echo "
-                + "\"net.core.rmem_max=268435456\" | sudo tee -a /etc/sysctl.d/90-rdma-tuning.conf");
+        assertThat(rmem.remediation()).isEqualTo("sysctl -w net.core.rmem_max=268435456\n"
+                + "echo \"net.core.rmem_max = 268435456\" | tee -a /etc/sysctl.d/90-railyard-rdma.conf");
+        RunnableFixes.assertRunnable(rmem);
         write(root, "proc/sys/net/core/rmem_max", "268435456\n");
         List<Finding> tuned = check(root);
         assertThat(of(tuned, HostNetBuffersCheck.ID, NODE + " net.core.rmem_max").severity()).isEqualTo(Severity.PASS);

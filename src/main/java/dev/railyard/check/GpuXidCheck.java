@@ -45,7 +45,7 @@ public final class GpuXidCheck implements Check {
                     .reduce((a, b) -> b.severity().atLeast(a.severity()) ? b : a).orElseThrow();
             String observed = "Xid " + last.xid() + " (" + entry.name() + ") x" + group.size() + ", last"
                     + (last.timestamp().isEmpty() ? "" : " at " + last.timestamp()) + ": " + last.message();
-            String fix = entry.remediation().replace("<index>", gpuIndex(in, last)).replace("<node>", in.node());
+            String fix = entry.remediation(gpuIndex(in, last), in.node());
             out.add(Finding.of(ID, entry.severity(), subject(in, last), observed, "no Xid errors",
                     entry.severity() == Severity.INFO ? "" : fix));
         }
@@ -59,6 +59,6 @@ public final class GpuXidCheck implements Check {
 
     private static String gpuIndex(CheckInput in, XidEvent e) {
         return in.inventory().gpu().gpus().stream().filter(g -> e.concerns(g.pciAddress())).findFirst()
-                .map(Gpu::index).map(String::valueOf).orElse("<index>");
+                .map(Gpu::index).map(String::valueOf).orElse(XidCatalog.busId(e.pciAddress()));
     }
 }

@@ -13,12 +13,14 @@ import static java.util.Map.entry;
  */
 public final class XidCatalog {
 
+    /** What to do, as runnable lines ({@code #} lines for hand steps); {@code {gpu}} and {@code {node}} are filled in. */
     public enum Action {
-        NONE("no action; it follows another error"),
-        CHECK_APPLICATION("an application bug or a killed job: check the application; the GPU is fine"),
-        RESET_GPU("reset the GPU when idle: nvidia-smi -r -i <index> (or reboot the node)"),
-        REBOOT_SYSTEM("drain the node and reboot it: scontrol update nodename=<node> state=drain reason=xid; reboot"),
-        HARDWARE_INSPECTION("drain the node, run dcgmi diag -r 3, and send the GPU/board for hardware inspection (RMA)");
+        NONE("# no action: it follows another error"),
+        CHECK_APPLICATION("# an application bug or a killed job: check the application; the GPU is fine"),
+        RESET_GPU("# when the GPU is idle (or reboot the node instead):\nnvidia-smi -r -i {gpu}"),
+        REBOOT_SYSTEM("scontrol update nodename={node} state=drain reason=xid\nreboot"),
+        HARDWARE_INSPECTION("scontrol update nodename={node} state=drain reason=xid\ndcgmi diag -r 3\n"
+                + "# then send the GPU or board for hardware inspection (RMA)");
 
         public final String text;
 
@@ -29,48 +31,54 @@ public final class XidCatalog {
 
     /**
      * {@code advice} is what this code in particular asks for beyond its action (the command that shows the
-     * evidence, the part to reseat), empty when the action says it all.
+     * evidence, the part to reseat), as more lines; empty when the action says it all.
      */
     public record Entry(int code, String name, Severity severity, Action action, String advice) {
 
-        /** The action, then the code's own advice: what `check` (gpu.xid) and `diagnose` both print. */
-        public String remediation() {
-            return advice.isEmpty() ? action.text : action.text + "; " + advice;
+        /**
+         * The action, then the code's own advice, one command a line: what `check` (gpu.xid) and `diagnose` both
+         * print. {@code gpu} is what {@code nvidia-smi -i} takes (an index or a PCI bus ID), {@code node} the node's
+         * name (diagnose, which does not know it, gives {@code $(hostname -s)}).
+         */
+        public String remediation(String gpu, String node) {
+            String action = this.action.text.replace("{gpu}", gpu).replace("{node}", node);
+            return advice.isEmpty() ? action : action + "\n" + advice;
         }
     }
 
-    private static final String APP = "if it repeats across jobs on this GPU only, run dcgmi diag -r 3";
-    private static final String REMAP = "nvidia-smi -q -d ROW_REMAPPER shows pending/failed remaps";
+    private static final String APP = "# if it repeats across jobs on this GPU only:\ndcgmi diag -r 3";
+    private static final String REMAP = "nvidia-smi -q -d ROW_REMAPPER   # pending or failed remaps";
+    private static final String DRAIN_FIRST = "# drain the node first (scontrol update nodename=... state=drain)";
 
     private static final Map<Integer, Entry> ENTRIES = Map.ofEntries(
             e(13, "Graphics Engine Exception", Severity.WARN, Action.CHECK_APPLICATION, APP),
             e(31, "GPU memory page fault", Severity.WARN, Action.CHECK_APPLICATION, APP),
             e(32, "Invalid or corrupted push buffer stream", Severity.WARN, Action.CHECK_APPLICATION, ""),
             e(43, "GPU stopped processing (channel reset)", Severity.WARN, Action.CHECK_APPLICATION,
-                    "usually the job was killed; nothing to do unless it repeats"),
+                    "# usually the job was killed; nothing to do unless it repeats"),
             e(45, "Preemptive cleanup, due to previous errors", Severity.INFO, Action.NONE, ""),
             e(48, "Double Bit ECC Error (DBE)", Severity.FAIL, Action.RESET_GPU,
-                    "drain the node first; replace the GPU if the DBE comes back"),
+                    DRAIN_FIRST + "\n# replace the GPU if the DBE comes back"),
             e(61, "Internal micro-controller breakpoint/warning", Severity.FAIL, Action.REBOOT_SYSTEM, ""),
             e(62, "Internal micro-controller halt", Severity.FAIL, Action.REBOOT_SYSTEM, ""),
             e(63, "ECC page retirement or row remapping recording event", Severity.WARN, Action.RESET_GPU,
-                    "the reset applies the remap; " + REMAP),
+                    "# the reset applies the remap\n" + REMAP),
             e(64, "ECC page retirement or row remapper recording failure", Severity.FAIL,
                     Action.HARDWARE_INSPECTION, REMAP),
             e(68, "NVDEC0 Exception (video processor)", Severity.WARN, Action.CHECK_APPLICATION, ""),
             e(69, "Graphics Engine class error", Severity.WARN, Action.CHECK_APPLICATION, ""),
             e(74, "NVLink Error", Severity.FAIL, Action.HARDWARE_INSPECTION,
-                    "nvidia-smi nvlink -s shows the failing link; reseat or replace the NVLink bridge/board"),
+                    "nvidia-smi nvlink -s   # shows the failing link\n# reseat or replace the NVLink bridge or board"),
             e(79, "GPU has fallen off the bus", Severity.FAIL, Action.HARDWARE_INSPECTION,
-                    "check PCIe seating, power and cooling; replace the GPU if it recurs"),
+                    "# check PCIe seating, power and cooling; replace the GPU if it recurs"),
             e(92, "High single-bit ECC error rate", Severity.WARN, Action.HARDWARE_INSPECTION,
-                    "watch the rate (nvidia-smi -q -d ECC); drain if it rises"),
-            e(94, "Contained ECC error", Severity.WARN, Action.RESET_GPU, "reset when the running job ends"),
-            e(95, "Uncontained ECC error", Severity.FAIL, Action.RESET_GPU, "drain the node first"),
+                    "nvidia-smi -q -d ECC   # watch the rate; drain the node if it rises"),
+            e(94, "Contained ECC error", Severity.WARN, Action.RESET_GPU, "# reset when the running job ends"),
+            e(95, "Uncontained ECC error", Severity.FAIL, Action.RESET_GPU, DRAIN_FIRST),
             e(119, "GSP RPC timeout", Severity.FAIL, Action.RESET_GPU,
-                    "drain the node first; update the driver if it recurs"),
+                    DRAIN_FIRST + "\n# update the driver if it recurs"),
             e(120, "GSP error", Severity.FAIL, Action.RESET_GPU,
-                    "drain the node first; update the driver if it recurs"),
+                    DRAIN_FIRST + "\n# update the driver if it recurs"),
             e(140, "Unrecovered ECC error", Severity.FAIL, Action.RESET_GPU, ""),
             e(154, "GPU recovery action changed", Severity.FAIL, Action.RESET_GPU, ""));
 
@@ -93,7 +101,7 @@ public final class XidCatalog {
     public static Entry judge(int code, String message) {
         Entry base = lookup(code).orElse(new Entry(code, "Xid " + code + " (not in Railyard's catalog: see "
                 + "https://docs.nvidia.com/deploy/xid-errors/)", Severity.WARN, Action.HARDWARE_INSPECTION,
-                "look the code up in NVIDIA's Xid catalog before acting"));
+                "# look the code up in NVIDIA's Xid catalog before acting"));
         if (code == 154) {
             String m = message.toLowerCase(java.util.Locale.ROOT);
             if (m.contains("reboot")) return new Entry(code, base.name(), Severity.FAIL, Action.REBOOT_SYSTEM, "");
@@ -101,6 +109,11 @@ public final class XidCatalog {
             if (m.contains("(none)") && !m.contains("reset")) return new Entry(code, base.name(), Severity.INFO, Action.NONE, "");
         }
         return base;
+    }
+
+    /** A kernel log's "0000:3b:00" as nvidia-smi -i takes a PCI bus ID: domain:bus:device.function. */
+    public static String busId(String pciAddress) {
+        return pciAddress.matches("[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}") ? pciAddress + ".0" : pciAddress;
     }
 
     public static int size() {

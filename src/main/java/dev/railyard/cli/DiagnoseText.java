@@ -29,7 +29,11 @@ final class DiagnoseText {
                 sb.append(INDENT).append("evidence, line ").append(d.lineNumber()).append(": ").append(d.line())
                         .append('\n');
             }
-            if (!f.remediation().isEmpty()) sb.append(INDENT).append("fix: ").append(f.remediation()).append('\n');
+            if (!f.remediation().isEmpty()) {
+                // one command a line, each under the first, so the block pastes as it is
+                sb.append(INDENT).append("fix: ").append(f.remediation().replace("\n", "\n" + INDENT + "     "))
+                        .append('\n');
+            }
         }
         if (!report.parsed().numbers().isEmpty()) {
             sb.append("Parsed:\n");

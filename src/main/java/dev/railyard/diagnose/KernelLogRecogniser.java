@@ -33,6 +33,8 @@ public record KernelLogRecogniser() implements Recogniser {
             + "PCIe Bus Error|\\[Hardware Error]|available PCIe bandwidth|: probe of \\S+ failed with error");
     /** Enough lines to tell a log by its stamps; a log does not change its format further down. */
     private static final int SAMPLE = 2000;
+    /** A pasted log does not say which node it came from: the fix names the node it is run on. */
+    private static final String THIS_NODE = "$(hostname -s)";
 
     @Override
     public ToolKind tool() {
@@ -93,14 +95,15 @@ public record KernelLogRecogniser() implements Recogniser {
             long count = log.xids().stream().filter(o -> o.xid() == x.xid() && o.pciAddress().equals(x.pciAddress()))
                     .count();
             out.add(Diagnosis.of(CheckId.GPU_XID.id(), a.severity(), "GPU " + x.pciAddress(), "Xid " + x.xid() + ": "
-                    + a.name() + (count > 1 ? " (" + count + " times)" : ""), a.remediation(),
+                    + a.name() + (count > 1 ? " (" + count + " times)" : ""),
+                    a.remediation(XidCatalog.busId(x.pciAddress()), THIS_NODE),
                     lineOf(text, x.line()), x.line(), "Xid catalog"));
         }
         if (log.xids().stream().noneMatch(x -> x.xid() == 79) && !log.fallenOffBus().isEmpty()) {
             String line = log.fallenOffBus().getFirst();
             XidCatalog.Entry a = XidCatalog.judge(79, line);
             out.add(Diagnosis.of(CheckId.GPU_XID.id(), a.severity(), "GPU", a.name() + " (no Xid line printed)",
-                    a.remediation(), lineOf(text, line), line, "Xid catalog"));
+                    a.remediation("", THIS_NODE), lineOf(text, line), line, "Xid catalog"));
         }
         out.addAll(KernelEventVerdicts.judge(log.events()));
         if (out.isEmpty()) {

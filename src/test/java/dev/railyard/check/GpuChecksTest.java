@@ -124,7 +124,10 @@ class GpuChecksTest {
         assertThat(x13.observed()).startsWith("Xid 13 (Graphics Engine Exception) x2, last at t2");
         Finding x79 = Found.one(out, "gpu.xid", "GPU1 (0000:d8:00)");
         assertThat(x79.severity()).isEqualTo(Severity.FAIL);
-        assertThat(x79.remediation()).contains("hardware inspection");
+        assertThat(x79.remediation()).startsWith("scontrol update nodename=gpuserver1 state=drain reason=xid\n")
+                .contains("hardware inspection");
+        RunnableFixes.assertRunnable(x79);
+        RunnableFixes.assertRunnable(x13);
         assertThat(Found.one(new GpuXidCheck().run(CheckInput.withoutSpec(s1())), "gpu.xid", "gpuserver1").severity())
                 .isEqualTo(Severity.PASS);
         assertThat(Found.one(new GpuXidCheck().run(CheckInput.withoutSpec(withXids(s1(), Reading.failed("dmesg", "Operation not permitted")))),
@@ -141,5 +144,19 @@ class GpuChecksTest {
         assertThat(XidCatalog.judge(154, "GPU recovery action changed from 0x0 (None) to 0x2 (Node Reboot Required)").action())
                 .isEqualTo(XidCatalog.Action.REBOOT_SYSTEM);
         assertThat(XidCatalog.judge(9999, "").severity()).isEqualTo(Severity.WARN);
+    }
+
+    @Test
+    void everyXidFixIsRunnableWithNothingLeftToFillIn() {
+        for (int code = 1; code <= 160; code++) {
+            for (String message : List.of("", "GPU recovery action changed from 0x0 (None) to 0x2 (Node Reboot Required)",
+                    "GPU recovery action changed from 0x0 (None) to 0x4 (Drain and Reset)")) {
+                XidCatalog.Entry e = XidCatalog.judge(code, message);
+                String fix = e.remediation(XidCatalog.busId("0000:3b:00"), "gpuserver1");
+                RunnableFixes.assertRunnable("Xid " + code, fix);
+                assertThat(fix).as("Xid %d", code).doesNotContain("{gpu}", "{node}");
+            }
+        }
+        assertThat(XidCatalog.judge(48, "").remediation("0000:3b:00.0", "n1")).contains("nvidia-smi -r -i 0000:3b:00.0");
     }
 }

@@ -106,8 +106,9 @@ class GpuTopoChecksTreeTest {
         Finding xid = of(check(root), GpuXidCheck.ID, "GPU0 (0000:b3:00)");
         assertThat(xid.severity()).isEqualTo(Severity.FAIL);
         assertThat(xid.observed()).startsWith("Xid 79 (GPU has fallen off the bus) x2, last at 1843.500000");
-        assertThat(xid.remediation()).startsWith(XidCatalog.Action.HARDWARE_INSPECTION.text)
-                .contains("check PCIe seating, power and cooling");
+        assertThat(xid.remediation()).startsWith("scontrol update nodename=")
+                .contains("dcgmi diag -r 3", "check PCIe seating, power and cooling");
+        RunnableFixes.assertRunnable(xid);
     }
 
     @Test

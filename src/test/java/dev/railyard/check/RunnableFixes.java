@@ -22,7 +22,8 @@ public final class RunnableFixes {
     static final Set<String> COMMANDS = Set.of("modprobe", "echo", "printf", "ip", "nmcli", "netplan", "systemctl",
             "mkdir", "for", "cat", "ls", "lspci", "dmesg", "nvidia-smi", "dcgmi", "ipmitool", "perfquery", "ibportstate",
             "ibv_devinfo", "rdma", "grep", "ethtool", "railyard", "command", "chmod", "ib_write_bw", "ibv_devices",
-            "unset", "export", "printenv", "lsmod", "ldconfig", "nvme", "df", "iblinkinfo", "sminfo", "sysctl");
+            "unset", "export", "printenv", "lsmod", "ldconfig", "nvme", "df", "iblinkinfo", "sminfo", "sysctl", "scontrol",
+            "reboot");
     /** VAR=value words before a command (NCCL_DEBUG=INFO railyard ...). */
     private static final Pattern ASSIGNMENT = Pattern.compile("^([A-Za-z_][A-Za-z0-9_]*=\\S*\\s+)+");
     private static final Pattern PLACEHOLDER = Pattern.compile("<[A-Za-z][A-Za-z _-]*>");

@@ -47,6 +47,14 @@ class DiagnoseCommandTest {
     }
 
     @Test
+    void aFixOfSeveralCommandsIsPrintedOneUnderTheOther(@TempDir Path dir) throws Exception {
+        Run r = run(System.in, "diagnose", sample(dir, "kernel-log/xid-dmesg-gpud-xid48-63-94-iso.txt").toString());
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.out()).contains("        fix: # when the GPU is idle (or reboot the node instead):\n"
+                + "             nvidia-smi -r -i 0000:19:00.0\n");
+    }
+
+    @Test
     void stdinAndJson() {
         byte[] bytes = RealSample.text("sockperf/seed-001-sockperf-pingpong-tcp.txt").getBytes();
         Run r = run(new ByteArrayInputStream(bytes), "diagnose", "-", "--format", "json");

@@ -71,8 +71,10 @@ class DiagnoserTest {
         Diagnosis x48 = r.diagnoses().stream().filter(d -> d.cause().startsWith("Xid 48")).findFirst().orElseThrow();
         assertThat(x48.finding().id()).isEqualTo("gpu.xid");
         assertThat(x48.cause()).startsWith("Xid 48: Double Bit ECC Error (DBE)");
-        assertThat(x48.fix()).isEqualTo(dev.railyard.check.XidCatalog.judge(48, "").remediation())
-                .contains("nvidia-smi -r", "replace the GPU if the DBE comes back");
+        assertThat(x48.fix()).isEqualTo(dev.railyard.check.XidCatalog.judge(48, "")
+                        .remediation(dev.railyard.check.XidCatalog.busId(x48.subject().substring("GPU ".length())), "$(hostname -s)"))
+                .contains("nvidia-smi -r -i 0000:", "replace the GPU if the DBE comes back").doesNotContain("<", "{");
+        dev.railyard.check.RunnableFixes.assertRunnable("Xid 48", x48.fix());
     }
 
     @Test

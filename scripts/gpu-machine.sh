@@ -26,6 +26,8 @@ ry() { "$java" -Xlog:disable -Xlog:all=off -XX:+UseSerialGC -XX:TieredStopAtLeve
 # benchmarks: C2, and the AOT cache as ./railyard gives every command (it holds the JDK's and Jackson's classes)
 ryb() { "$java" -Xlog:disable -Xlog:all=off -XX:+UseSerialGC -XX:AOTCache="$aot" -jar "$jar" "$@"; }
 ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
+# the agent's JVM flags as ./railyard gives them
+agent_flags="-XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xms8m -Xmx64m -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=24m -Xss512k"
 ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
 
 phase_info() {
@@ -149,7 +151,7 @@ phase_agent() {
   local port=19410 f="$logs/agent-footprint.txt"
   # AGENT_JVM: the JVM flags to compare (default: what ./railyard gives the agent)
   # shellcheck disable=SC2086
-  "$java" -Xlog:disable -XX:+UseSerialGC ${AGENT_JVM:--XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xms8m -Xmx64m -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=24m -Xss512k} \
+  "$java" -Xlog:disable -XX:+UseSerialGC ${AGENT_JVM:-$agent_flags} \
     -jar "$jar" agent --listen 127.0.0.1:$port --interval 1s >"$logs/agent.err" 2>&1 &
   local pid=$!
   for _ in $(seq 150); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
@@ -178,7 +180,7 @@ phase_agent() {
 # fake NVML beside Debian's node_exporter (carried xz-packed as .device/prometheus-node-exporter.xz), in one run.
 phase_footprint() {
   [ -x "$dev/prometheus-node-exporter" ] || xz -dc "$dev/prometheus-node-exporter.xz" >"$dev/prometheus-node-exporter" && chmod +x "$dev/prometheus-node-exporter"
-  RAILYARD_AGENT_CMD="$java -Xlog:disable -Xlog:all=off -XX:+UseSerialGC -XX:AOTCache=$aot -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xms8m -Xmx64m -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=24m -Xss512k -jar $jar" \
+  RAILYARD_AGENT_CMD="$java -Xlog:disable -Xlog:all=off -XX:+UseSerialGC -XX:AOTCache=$aot $agent_flags -jar $jar" \
     NODE_EXPORTER="$dev/prometheus-node-exporter" bash "$here/scripts/agent-footprint.sh" 60 20 >"$logs/footprint.txt" 2>&1
   echo "rc=$?" >>"$logs/footprint.txt"
 }

@@ -75,7 +75,7 @@ public final class ClusterApply {
         slots.acquire();
         try {
             StepResult prepared = launcher.prepare(node, stepTimeout);
-            if (prepared.status() != StepStatus.EXITED || prepared.exitCode() != 0) return notRun(node, prepared, "prepare");
+            if (!RunningSteps.prepared(prepared)) return notRun(node, prepared, "prepare");
             StepResult ran = launcher.run(node, args, stepTimeout);
             if (ran.status() != StepStatus.EXITED) return notRun(node, ran, "apply");
             if (ran.exitCode() != 0) {

@@ -231,9 +231,10 @@ final class PairStage {
 
     private static final CompletableFuture<List<PairResult>> DONE = CompletableFuture.completedFuture(List.of());
 
-    private static List<PairResult> await(List<CompletableFuture<List<PairResult>>> round) throws InterruptedException {
+    /** Each pair's results in order; a pair's InterruptedException comes back as itself, anything else as a bug. */
+    private static List<PairResult> await(List<? extends Future<List<PairResult>>> round) throws InterruptedException {
         List<PairResult> out = new ArrayList<>();
-        for (CompletableFuture<List<PairResult>> f : round) {
+        for (Future<List<PairResult>> f : round) {
             try {
                 out.addAll(f.get());
             } catch (ExecutionException e) {
@@ -273,14 +274,7 @@ final class PairStage {
                 running.put(pair, pool.submit(() -> runPair(plan, pair, these, round, attempt)));
             }
             try {
-                for (Future<List<PairResult>> f : running.values()) {
-                    try {
-                        out.addAll(f.get());
-                    } catch (ExecutionException e) {
-                        if (e.getCause() instanceof InterruptedException ie) throw ie;
-                        throw new IllegalStateException(e.getCause());
-                    }
-                }
+                out.addAll(await(List.copyOf(running.values())));
             } catch (InterruptedException e) {
                 // cancel before the pool's close waits for them: the steps' own waits are interrupted and kill them
                 running.values().forEach(f -> f.cancel(true));

@@ -185,6 +185,27 @@ phase_footprint() {
   echo "rc=$?" >>"$logs/footprint.txt"
 }
 
+# issue 7's all-pairs sweep benchmark on this machine's cores (the VM has 2): 8 namespace hosts with their own sshd.
+# No jlink or Maven here: ./railyard runs the carried jar (target/ made from .device/app, the runtime found as a JDK 25
+# under /usr/lib/jvm), and the hosts run that same ./railyard through --railyard-path.
+phase_sweep() {
+  local f="$logs/sweep.txt"
+  { for t in /usr/sbin/sshd ssh ssh-keygen ip tc python3; do command -v "$t" >/dev/null || echo "missing $t"; done; } >"$f"
+  if [ -s "$f" ]; then echo "sweep not run" >>"$f"; return; fi
+  mkdir -p "$here/target" && cp -r "$dev/app/railyard.jar" "$dev/app/lib" "$here/target/" && touch "$here/target/railyard.jar"
+  [ -e /usr/lib/jvm/railyard-runtime-25 ] || { mkdir -p /usr/lib/jvm && ln -s "$rt/runtime" /usr/lib/jvm/railyard-runtime-25; }
+  RY_SWEEP_RAILYARD_PATH="$here/railyard" bash "$here/scripts/validate-sweep-bench.sh" 8 "${SWEEP_REPS:-3}" >>"$f" 2>&1
+  echo "rc=$?" >>"$f"
+}
+
+# NVML's load and init split up (dlopen, lookups, the call shape, nvmlInit_v2, ...) by a probe compiled into
+# .device/probe (not part of Railyard), three runs.
+phase_nvmlprobe() {
+  local flags=(-Xlog:disable -Xlog:all=off -XX:+UseSerialGC -XX:TieredStopAtLevel=1 --enable-native-access=ALL-UNNAMED -cp "$dev/probe/nvml-probe.jar")
+  "$java" "${flags[@]}" -XX:AOTCacheOutput=/tmp/nvml-probe.aot NvmlProbe >/dev/null 2>&1
+  for i in 1 2 3; do echo "== run $i (AOT cache)"; "$java" "${flags[@]}" -XX:AOTCache=/tmp/nvml-probe.aot NvmlProbe; done >"$logs/nvml-probe.txt" 2>&1
+}
+
 # Where inventory's time goes (--timings on stderr), five runs, beside nvidia-smi -q.
 phase_timings() {
   local f="$logs/inventory-timings.txt"

@@ -5,6 +5,8 @@
 # report.json), the rounds, the pairs' elapsed times, and the goal's ratio: sweep / ((N-1) x one pair).
 # Usage: scripts/validate-sweep-bench.sh [N] [REPS] [RATE]      e.g. scripts/validate-sweep-bench.sh 8 3 400mbit
 # Needs root, iproute2, openssh-server/client (scripts/testcluster.sh). Everything is removed on exit.
+# RY_SWEEP_RAILYARD_PATH=/abs/path/railyard: the hosts run that Railyard (--railyard-path; all namespaces share this
+# file system) instead of a bundle, for machines without jlink (the lent GPU machine).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 n="${1:-8}"
@@ -16,8 +18,13 @@ cleanup() { "$here/scripts/testcluster.sh" down >/dev/null 2>&1 || true; rm -rf 
 trap cleanup EXIT INT TERM
 "$here/scripts/testcluster.sh" up "$n" --rate "$rate" >/dev/null
 mkdir -p "$work.runs"
-bundle="$work.runs/bundle.tar.gz"
-"$here/railyard" bundle --out "$bundle" --force >/dev/null
+if [ -n "${RY_SWEEP_RAILYARD_PATH:-}" ]; then
+  on_nodes=(--railyard-path "$RY_SWEEP_RAILYARD_PATH")
+else
+  bundle="$work.runs/bundle.tar.gz"
+  "$here/railyard" bundle --out "$bundle" --force >/dev/null
+  on_nodes=(--bundle "$bundle")
+fi
 # the same cluster cut to h1 and h2: one pair test, one round
 grep -v -E '\bh([3-9]|[1-9][0-9])\b' "$work/cluster.yaml" >"$work.runs/pair.yaml"
 
@@ -36,7 +43,7 @@ EOF
 }
 
 run() { # NAME SPEC -> the stage line
-  "$here/railyard" validate --spec "$2" --launcher ssh --bundle "$bundle" --no-history --out "$work.runs/$1" \
+  "$here/railyard" validate --spec "$2" --launcher ssh "${on_nodes[@]}" --no-history --out "$work.runs/$1" \
     --step-timeout 2m >/dev/null 2>&1 || true
   stage "$work.runs/$1/report.json"
 }

@@ -36,15 +36,20 @@ public final class FfmNvml implements AutoCloseable {
 
     /** The driver's NVML, found by the loader (LD_LIBRARY_PATH, ld.so.cache). */
     public static NvmlLoad open() {
-        return open(LIBRARY);
+        return open(LIBRARY, NvmlFunctions.exactDescriptorsByDefault());
     }
 
     /** NVML from an explicit file: tests load a fake built from src/test/c/fake_nvml.c. */
     public static NvmlLoad open(Path library) {
-        return open(library.toAbsolutePath().toString());
+        return open(library, NvmlFunctions.exactDescriptorsByDefault());
     }
 
-    private static NvmlLoad open(String nameOrPath) {
+    /** As {@link #open(Path)}, each function bound with its own descriptor or all through one shape (tests do both). */
+    static NvmlLoad open(Path library, boolean exactDescriptors) {
+        return open(library.toAbsolutePath().toString(), exactDescriptors);
+    }
+
+    private static NvmlLoad open(String nameOrPath, boolean exactDescriptors) {
         // Shared, not confined: the library lives as long as the session, which a caller may hand to another thread.
         Arena arena = Arena.ofShared();
         SymbolLookup lookup;
@@ -54,7 +59,7 @@ public final class FfmNvml implements AutoCloseable {
             arena.close();
             return new NvmlLoad.Unavailable("cannot load " + nameOrPath + ": " + e.getMessage());
         }
-        NvmlFunctions functions = NvmlFunctions.bind(lookup);
+        NvmlFunctions functions = NvmlFunctions.bind(lookup, exactDescriptors);
         if (!functions.has(NvmlSymbol.INIT_V2)) {
             arena.close();
             return new NvmlLoad.Unavailable(nameOrPath + " has no nvmlInit_v2");

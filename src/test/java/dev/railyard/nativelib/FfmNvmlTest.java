@@ -22,7 +22,10 @@ import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** FfmNvml against src/test/c/fake_nvml.c, whose two GPUs' values are stated in that file. */
+/**
+ * FfmNvml against src/test/c/fake_nvml.c, whose two GPUs' values are stated in that file, each function called
+ * through NvmlFunctions' one register shape (as on x86-64 and AArch64).
+ */
 class FfmNvmlTest {
 
     @TempDir
@@ -46,8 +49,13 @@ class FfmNvmlTest {
         fake.setLostGpu(false);
     }
 
-    private static FfmNvml open() {
-        NvmlLoad load = FfmNvml.open(fake.path());
+    /** This class calls every function through the one register shape; its subclass with exact descriptors. */
+    boolean exactDescriptors() {
+        return false;
+    }
+
+    private FfmNvml open() {
+        NvmlLoad load = FfmNvml.open(fake.path(), exactDescriptors());
         assertThat(load).isInstanceOf(NvmlLoad.Ready.class);
         return ((NvmlLoad.Ready) load).nvml();
     }
@@ -130,7 +138,7 @@ class FfmNvmlTest {
     @Test
     void initFailureIsUnavailableWithNvmlsText() throws Throwable {
         fake.setInitResult(9); // NVML_ERROR_DRIVER_NOT_LOADED
-        assertThat(FfmNvml.open(fake.path()))
+        assertThat(FfmNvml.open(fake.path(), exactDescriptors()))
                 .isEqualTo(new NvmlLoad.Unavailable("nvmlInit_v2 failed: Driver Not Loaded"));
         assertThat(fake.refcount()).isZero();
     }
@@ -156,7 +164,7 @@ class FfmNvmlTest {
     @Test
     void anOldDriverFallsBackToTheOlderCallsAndLacksOnlyWhatItLacks(@TempDir Path oldDir) throws Exception {
         try (FakeNvmlLibrary old = FakeNvmlLibrary.build(oldDir, "FAKE_NVML_OLD_DRIVER")) {
-            NvmlLoad load = FfmNvml.open(old.path());
+            NvmlLoad load = FfmNvml.open(old.path(), exactDescriptors());
             try (FfmNvml nvml = ((NvmlLoad.Ready) load).nvml()) {
                 assertThat(nvml.system()).isEqualTo(Reading.of(new NvmlSystem("550.90.07", "11.8", "12.550.90.07")));
                 Gpu g = nvml.gpus().optional().orElseThrow().get(0);

@@ -1,0 +1,67 @@
+package dev.railyard.nativelib;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.nio.file.Path;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The one register shape NvmlFunctions calls through: what it may carry, and what it refuses. */
+class NvmlFunctionsTest {
+
+    @TempDir
+    static Path dir;
+
+    static FakeNvmlLibrary fake;
+
+    @BeforeAll
+    static void buildFake() throws Exception {
+        fake = FakeNvmlLibrary.build(dir);
+    }
+
+    @AfterAll
+    static void unload() {
+        if (fake != null) fake.close();
+    }
+
+    @Test
+    void everySymbolCalledThroughTheShapeReturnsAnIntAndTakesAtMostFivePointersOrInts() {
+        for (NvmlSymbol s : NvmlSymbol.values()) {
+            if (s == NvmlSymbol.ERROR_STRING) continue; // returns a pointer: its own handle, only after a failure
+            assertThat(s.descriptor.returnLayout()).as(s.cName).contains(JAVA_INT);
+            assertThat(s.descriptor.argumentLayouts()).as(s.cName).hasSizeLessThanOrEqualTo(5);
+            for (MemoryLayout l : s.descriptor.argumentLayouts()) {
+                assertThat(l.equals(JAVA_INT) || l.equals(ADDRESS)).as(s.cName + " " + l).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void argumentsThatDoNotMatchTheCSignatureAreRefusedNotPassed() {
+        try (Arena arena = Arena.ofConfined()) {
+            NvmlFunctions f = NvmlFunctions.bind(SymbolLookup.libraryLookup(fake.path(), arena), false);
+            assertThat(f.call(NvmlSymbol.INIT_V2)).isZero();
+            MemorySegment out = arena.allocate(JAVA_INT);
+            assertThat(f.call(NvmlSymbol.DEVICE_GET_COUNT_V2, out)).isZero();
+            assertThat(out.get(JAVA_INT, 0)).isEqualTo(2);
+            assertThatThrownBy(() -> f.call(NvmlSymbol.DEVICE_GET_COUNT_V2, 5))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("argument 0");
+            assertThatThrownBy(() -> f.call(NvmlSymbol.DEVICE_GET_COUNT_V2))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("takes 1 arguments, not 0");
+            MemorySegment heap = MemorySegment.ofArray(new int[1]);
+            assertThatThrownBy(() -> f.call(NvmlSymbol.DEVICE_GET_COUNT_V2, heap))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThat(f.call(NvmlSymbol.SHUTDOWN)).isZero();
+        }
+    }
+}

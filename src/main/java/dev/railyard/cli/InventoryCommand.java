@@ -64,10 +64,26 @@ public final class InventoryCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         HostRoot host = root.hostRoot();
         Optional<InventoryPrefetch> started = host.isLive() ? prefetch : Optional.empty();
+        Optional<String> written = output.json() ? started.flatMap(p -> {
+            long waiting = System.nanoTime();
+            Optional<String> json = p.json();
+            timings.record("waiting for the JSON written beside picocli", waiting);
+            return json;
+        }) : Optional.empty();
+        String text = written.isPresent() ? written.get() : render(host, started);
+        PrintWriter out = spec.commandLine().getOut();
+        timings.time("print", () -> {
+            out.print(text);
+            out.flush();
+        });
+        return ExitCodes.OK;
+    }
+
+    /** The inventory collected here (or taken from main's prefetch) and rendered as asked. */
+    private String render(HostRoot host, Optional<InventoryPrefetch> started) throws InterruptedException {
         // Jackson builds its serializers in ~150 ms when cold: let it do so while the readers wait on NVML.
-        Thread jsonWarmUp = !output.json() ? null : started.flatMap(InventoryPrefetch::jsonWarmUp)
-                .orElseGet(() -> Thread.ofPlatform().name("json-warm-up").start(() ->
-                        timings.time("JSON warm-up (Jackson serializers)", () -> Json.prepare(NodeInventory.class))));
+        Thread jsonWarmUp = !output.json() ? null : Thread.ofPlatform().name("json-warm-up").start(() ->
+                timings.time("JSON warm-up (Jackson serializers)", () -> Json.prepare(NodeInventory.class)));
         NodeInventory inventory;
         if (started.isPresent()) {
             long waiting = System.nanoTime();
@@ -77,18 +93,12 @@ public final class InventoryCommand implements Callable<Integer> {
             inventory = timings.time("collect (all readers)", () ->
                     new InventoryCollector(GpuCollector.forRoot(host), Clock.system(), timings).collect(host));
         }
-        PrintWriter out = spec.commandLine().getOut();
         if (jsonWarmUp != null) {
             long waiting = System.nanoTime();
             jsonWarmUp.join();
             timings.record("waiting for the JSON warm-up thread", waiting);
         }
-        String text = timings.time(output.json() ? "JSON write" : "text render",
+        return timings.time(output.json() ? "JSON write" : "text render",
                 () -> output.json() ? Json.write(inventory) + "\n" : InventoryText.render(inventory, Terminal.style()));
-        timings.time("print", () -> {
-            out.print(text);
-            out.flush();
-        });
-        return ExitCodes.OK;
     }
 }

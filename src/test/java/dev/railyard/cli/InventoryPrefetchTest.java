@@ -25,9 +25,9 @@ class InventoryPrefetchTest {
         assertThat(start("inventory", "--help")).isEmpty();
         assertThat(start("-V")).isEmpty();
         Optional<InventoryPrefetch> text = start("inventory");
-        assertThat(text).hasValueSatisfying(p -> assertThat(p.jsonWarmUp()).isEmpty());
+        assertThat(text).hasValueSatisfying(p -> assertThat(p.json()).isEmpty());
         Optional<InventoryPrefetch> json = start("--debug", "inventory", "--format", "json");
-        assertThat(json).hasValueSatisfying(p -> assertThat(p.jsonWarmUp()).isPresent());
+        assertThat(json).hasValueSatisfying(p -> assertThat(p.json()).isPresent());
         assertThat(text.get().inventory().root()).isEqualTo("/");
     }
 
@@ -40,9 +40,32 @@ class InventoryPrefetchTest {
         cl.setOut(new PrintWriter(out));
         assertThat(cl.execute(args)).isZero();
         assertThat(out.toString()).startsWith("{\n  \"schemaVersion\" : 1,").contains("\"root\" : \"/\"");
-        assertThat(t.phases()).extracting(Timings.Phase::name).contains("waiting for the inventory started in main",
-                "collect (all readers)").doesNotContain("text render");
+        assertThat(t.phases()).extracting(Timings.Phase::name).contains("waiting for the JSON written beside picocli",
+                "collect (all readers)").doesNotContain("text render", "waiting for the inventory started in main");
         assertThat(t.phases()).filteredOn(p -> p.name().equals("collect (all readers)")).singleElement()
                 .satisfies(p -> assertThat(p.thread()).isEqualTo("railyard-collect"));
+        assertThat(t.phases()).filteredOn(p -> p.name().equals("JSON write")).singleElement()
+                .satisfies(p -> assertThat(p.thread()).isEqualTo("railyard-json"));
+    }
+
+    /** The document written beside picocli is the one the command writes itself from the same inventory. */
+    @Test
+    void theJsonWrittenBesidePicocliIsTheCommandsOwn() {
+        InventoryPrefetch p = start("inventory", "--format=json").orElseThrow();
+        assertThat(p.json()).contains(dev.railyard.report.Json.write(p.inventory()) + "\n");
+    }
+
+    /** Text output: the command renders the prefetched inventory itself. */
+    @Test
+    void theTextCommandRendersThePrefetchedInventory() {
+        String[] args = {"inventory"};
+        Timings t = Main.timingsFor(java.util.Map.of("RAILYARD_TIMINGS", "1"), args);
+        var cl = Main.commandLineFor(new Main.Startup(t, InventoryPrefetch.startIfLiveInventory(args, t)), args);
+        StringWriter out = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        assertThat(cl.execute(args)).isZero();
+        assertThat(out.toString()).isNotBlank();
+        assertThat(t.phases()).extracting(Timings.Phase::name).contains("waiting for the inventory started in main",
+                "text render").doesNotContain("JSON write");
     }
 }

@@ -47,4 +47,34 @@ class LauncherScriptTest {
         assertThat(out).contains("Maven (mvn) is needed to build Railyard").contains("apt-get install maven")
                 .doesNotContain("No such file");
     }
+
+    /** A jar rebuilt by hand (mvn package) after the AOT cache was trained: the JVM would ignore the cache silently. */
+    @Test
+    void anAotCacheOlderThanTheJarIsTrainedAgain() throws Exception {
+        Path checkout = Files.createDirectories(dir.resolve("checkout"));
+        Files.copy(Path.of("railyard"), checkout.resolve("railyard"), java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+        Files.createDirectories(checkout.resolve("scripts"));
+        Files.copy(Path.of("scripts/find-java.sh"), checkout.resolve("scripts/find-java.sh"));
+        Files.createDirectories(checkout.resolve("src/main"));
+        Files.writeString(checkout.resolve("pom.xml"), "<project/>\n");
+        Path target = Files.createDirectories(checkout.resolve("target"));
+        Path lib = Files.createDirectories(target.resolve("lib"));
+        try (var jars = Files.list(Path.of("target/lib"))) {
+            for (Path j : jars.toList()) Files.copy(j, lib.resolve(j.getFileName()));
+        }
+        Path jar = Files.copy(Path.of("target/railyard.jar"), target.resolve("railyard.jar"));
+        Path aot = Files.writeString(target.resolve("railyard.aot"), "stale");
+        var old = java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 3_600_000);
+        for (Path p : List.of(checkout.resolve("pom.xml"), checkout.resolve("src/main"), aot)) Files.setLastModifiedTime(p, old);
+
+        ProcessBuilder pb = new ProcessBuilder("bash", checkout.resolve("railyard").toString(), "--version")
+                .directory(dir.toFile()).redirectErrorStream(true);
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(Files.getLastModifiedTime(aot).compareTo(Files.getLastModifiedTime(jar))).isPositive();
+        assertThat(Files.size(aot)).as("a trained cache, not the stale file").isGreaterThan(1_000_000);
+    }
 }

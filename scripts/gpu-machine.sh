@@ -185,6 +185,29 @@ phase_footprint() {
   echo "rc=$?" >>"$logs/footprint.txt"
 }
 
+# What this machine has for the namespace test cluster (sshd, ip, tc), and whether it may make network namespaces.
+phase_tools() {
+  { echo "PATH=$PATH"; cat /etc/os-release | head -2
+    for t in ip tc sshd ssh ssh-keygen unshare python3 iperf3 sockperf; do
+      echo "$t: $(command -v $t || ls /usr/sbin/$t /sbin/$t 2>/dev/null || echo missing)"; done
+    unshare --net true && echo "unshare --net: ok"
+    ldd /usr/sbin/sshd /usr/bin/ssh 2>&1 | grep -i "not found"
+    ls /lib/x86_64-linux-gnu/ | grep -E "^lib(crypto|ssl|wrap|pam|audit|selinux|gssapi|krb5|bpf|elf|mnl|cap|tirpc|z|crypt|systemd)\.so" ; } >"$logs/tools.txt" 2>&1
+}
+
+# The lent machine has no sshd, ssh, ip or tc: Debian 12's binaries and the libraries they need (packed from the VM's
+# own packages into .device/netbin.tar.xz, never committed) are unpacked under /opt and reached through small
+# wrappers that set LD_LIBRARY_PATH for them alone; sshd's privilege separation user is made if missing.
+phase_netbin() {
+  local nb=/opt/railyard-netbin
+  mkdir -p "$nb" && tar -C "$nb" -xJf "$dev/netbin.tar.xz"
+  wrap() { printf '#!/bin/sh\nLD_LIBRARY_PATH=%s/lib exec %s/bin/%s "$@"\n' "$nb" "$nb" "$2" >"$1/$2"; chmod +x "$1/$2"; }
+  [ -x /usr/sbin/sshd ] || wrap /usr/sbin sshd
+  for t in ssh ssh-keygen ip tc; do command -v "$t" >/dev/null || wrap /usr/local/bin "$t"; done
+  id sshd >/dev/null 2>&1 || useradd -r -M -d /run/sshd -s /usr/sbin/nologin sshd
+  { ip -V; ssh -V; /usr/sbin/sshd -V; } >"$logs/netbin.txt" 2>&1
+}
+
 # issue 7's all-pairs sweep benchmark on this machine's cores (the VM has 2): 8 namespace hosts with their own sshd.
 # No jlink or Maven here: ./railyard runs the carried jar (target/ made from .device/app, the runtime found as a JDK 25
 # under /usr/lib/jvm), and the hosts run that same ./railyard through --railyard-path.

@@ -3,6 +3,7 @@ package dev.railyard.diagnose;
 import dev.railyard.bench.Literals;
 import dev.railyard.bench.TextLines;
 import dev.railyard.bench.ToolParseException;
+import dev.railyard.check.Fix;
 import dev.railyard.model.RailyardException;
 import dev.railyard.model.Severity;
 
@@ -70,13 +71,15 @@ public final class Diagnoser {
                 own = r.read(text, targets);
             } catch (ToolParseException e) {
                 own = new ToolReading(List.of(Diagnosis.of("diagnose.parse", Severity.UNKNOWN, r.tool().label(),
-                        "could not parse: " + e.reason(), "check that the whole output was captured",
+                        "could not parse: " + e.reason(), Rerun.andDiagnose("the output was cut or mixed with "
+                                + "other text", "output.txt"),
                         e.lineNumber(), e.line(), r.tool().label())), Parsed.none());
             } catch (RuntimeException e) {
                 // a reader's bug must not cost the user the catalog's verdicts on the same paste
                 own = new ToolReading(List.of(Diagnosis.of("diagnose.parse", Severity.UNKNOWN, r.tool().label(),
                         "the " + r.tool().label() + " reader failed on this input (" + e + "): a Railyard bug",
-                        "report it with the input attached; the rest of this report still stands", 0, "",
+                        Fix.lines(Fix.note("report it with the input and this version attached; the rest of "
+                                + "this report still stands:"), "railyard --version"), 0, "",
                         r.tool().label())), Parsed.none());
             }
             return new DiagnosisReport(r.tool(), merge(own.diagnoses(), rules, r.supersedes()), own.parsed(),

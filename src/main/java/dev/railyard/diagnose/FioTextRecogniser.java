@@ -5,6 +5,7 @@ import dev.railyard.bench.fio.FioGroup;
 import dev.railyard.model.FioJob;
 import dev.railyard.bench.fio.FioTextParser;
 import dev.railyard.bench.fio.FioTextResult;
+import dev.railyard.check.Fix;
 import dev.railyard.check.StorageSeqVerdict;
 import dev.railyard.model.Severity;
 
@@ -23,6 +24,16 @@ public record FioTextRecogniser() implements Recogniser {
     private static final LinePattern SIGNATURE = LinePattern.compile("Run status group \\d|\\(groupid=\\d+, jobs=\\d+\\)"
             + "|READ: bw=|WRITE: bw=|TRIM: bw=|READ: io=|WRITE: io=|read\\s*: IOPS=|write\\s*: IOPS=|read\\s*: io="
             + "|write\\s*: io=");
+
+    /** A job killed by a signal: the OOM killer (memory grows with iodepth and numjobs), or whoever stopped it. */
+    private static final String KILLED_FIX = Fix.lines("dmesg | grep -iE 'out of memory|oom-kill|killed process'",
+            Fix.note("an OOM kill: lower iodepth or numjobs; none: something else stopped fio (a timeout, a "
+                    + "scheduler, a user)"));
+    /** fio's own error line names the call and errno; these show the usual causes. */
+    private static final String ERROR_FIX = Fix.lines(Fix.note("the target's file system (direct=1 fails on one "
+                    + "without O_DIRECT, such as tmpfs), its free space, and device errors:"), "df -hT",
+            "dmesg | grep -iE 'I/O error|nvme|blk_update_request'",
+            Fix.note("and that this user may write the job's filename"));
 
     @Override
     public ToolKind tool() {
@@ -47,9 +58,7 @@ public record FioTextRecogniser() implements Recogniser {
         for (FioTextResult.Failure f : r.failures()) {
             out.add(Diagnosis.of(StorageSeqVerdict.ID, f.killed() ? Severity.WARN : Severity.FAIL, "fio",
                     f.what() + (f.killed() ? ": the numbers cover only part of the run" : ""),
-                    f.killed() ? "look for the OOM killer in dmesg (memory use grows with iodepth and numjobs) or "
-                            + "whoever stopped fio" : "check the device and the job file (filename, direct=1 on a "
-                            + "file system that supports it, permissions)", f.lineNumber(), f.line(), "fio"));
+                    f.killed() ? KILLED_FIX : ERROR_FIX, f.lineNumber(), f.line(), "fio"));
         }
         for (FioJob job : r.jobs()) {
             int n = Math.max(text.find(job.name() + ": (groupid="), 0);
@@ -76,12 +85,13 @@ public record FioTextRecogniser() implements Recogniser {
             out.add(Diagnosis.of(StorageSeqVerdict.ID, Severity.INFO, "fio group " + g.group(),
                     String.format(Locale.ROOT, "%s %.1f MiB/s (the run status summary; the job lines, with the "
                             + "pattern, were not in the paste)", g.direction(), g.mebibytesPerSecond()),
-                    "pass the whole output, job lines included, to judge it against --seq-mibps", n, text.line(n),
-                    "fio"));
+                    Rerun.andDiagnose("only the summary is here; a verdict needs the job lines, which name the "
+                            + "pattern", "fio.txt"), n, text.line(n), "fio"));
         }
         if (out.isEmpty()) {
             out.add(Diagnosis.of(StorageSeqVerdict.ID, Severity.UNKNOWN, "fio", "fio output without a job result "
-                    + "or a run status summary", "rerun and keep the whole output", 0, "", "fio"));
+                    + "or a run status summary", Rerun.andDiagnose("nothing to judge in the paste", "fio.txt"), 0,
+                    "", "fio"));
         }
         return new ToolReading(out, Parsed.of(r, numbers));
     }

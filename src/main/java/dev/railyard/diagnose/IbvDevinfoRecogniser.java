@@ -4,6 +4,7 @@ import dev.railyard.bench.TextLines;
 import dev.railyard.bench.ibtools.IbvDevice;
 import dev.railyard.bench.ibtools.IbvDevinfoParser;
 import dev.railyard.bench.ibtools.IbvPort;
+import dev.railyard.check.Fix;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
@@ -37,6 +38,23 @@ public record IbvDevinfoRecogniser() implements Recogniser {
     /** ibv_devinfo's parser returns a list; JSON wants a record around it. */
     public record Devices(List<IbvDevice> devices) {}
 
+    /**
+     * The port's netdev to MTU 9000 now and at boot (a netplan drop-in). ibv_devinfo does not name the netdev; the
+     * kernel does, as the netdev of the port's first GID.
+     */
+    private static String mtuFix(String hca, int port) {
+        String netdev = "$(cat " + ShellWord.of("/sys/class/infiniband/" + hca + "/ports/" + port
+                + "/gid_attrs/ndevs/0") + ")";
+        String yaml = "network:\\n  version: 2\\n  ethernets:\\n    %s:\\n      mtu: 9000\\n";
+        String file = "/etc/netplan/90-railyard-$n-mtu.yaml";
+        return Fix.lines(Fix.note("RoCE packets take the netdev's MTU: 9000 here, on the other end and on every "
+                        + "switch port between them"),
+                "ip link set dev \"" + netdev + "\" mtu 9000",
+                Fix.note("and at boot:"),
+                "for n in " + netdev + "; do printf '" + yaml + "' \"$n\" > \"" + file + "\" && chmod 600 \"" + file
+                        + "\"; done && netplan apply");
+    }
+
     private static List<Diagnosis> diagnose(TextLines text, List<IbvDevice> devices) {
         List<Diagnosis> out = new ArrayList<>();
         int total = 0;
@@ -50,8 +68,7 @@ public record IbvDevinfoRecogniser() implements Recogniser {
                         out.add(Diagnosis.of(CheckId.RDMA_NETDEV_MTU.id(), Severity.WARN, d.hcaId() + " port " + p.number(),
                                 "RoCE active_mtu " + p.activeMtu() + ": the netdev MTU is 1500 or less, so RDMA "
                                         + "messages go out in 1 KiB packets",
-                                "raise the netdev MTU to 9000 on both ends and every switch port between them "
-                                        + "(ip link set dev NETDEV mtu 9000; netplan/NetworkManager to keep it)",
+                                mtuFix(d.hcaId(), p.number()),
                                 n, text.line(n), "issue 9"));
                     }
                     continue;

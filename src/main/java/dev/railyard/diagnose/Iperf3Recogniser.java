@@ -6,12 +6,16 @@ import dev.railyard.bench.iperf3.Iperf3JsonParser;
 import dev.railyard.bench.iperf3.Iperf3Result;
 import dev.railyard.bench.iperf3.Iperf3TextParser;
 import dev.railyard.bench.iperf3.Iperf3TextReport;
+import dev.railyard.check.Fix;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * iperf3 output, JSON or text. A failed run (an "error", or no result rows) is a FAIL with iperf3's own words; UDP
@@ -48,8 +52,7 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
             report = json ? plain(new Iperf3JsonParser().parse(text.joined())) : new Iperf3TextParser().read(text);
         } catch (ToolParseException e) {
             return new ToolReading(List.of(Diagnosis.of(CheckId.BENCH_IPERF3.id(), Severity.FAIL, "iperf3 run", e.reason(),
-                    "check that the server (iperf3 -s -B ADDR) is running and reachable, then run again",
-                    e.lineNumber(), e.line(), "iperf3")), Parsed.none());
+                    serverFix(Server.in(text)), e.lineNumber(), e.line(), "iperf3")), Parsed.none());
         }
         Iperf3Result r = report.result();
         List<Diagnosis> out = new ArrayList<>();
@@ -61,7 +64,8 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
                 : String.format(Locale.ROOT, "no summary in the paste (the run was cut short?): the median of %d "
                         + "intervals is %s Gb/s; the last interval is not the result", r.intervals().size(),
                         gbps(r.sentGbps())),
-                report.summary() ? "" : "keep the output to the end: the sender/receiver lines after \"- - -\"",
+                report.summary() ? "" : Rerun.andDiagnose("the result is the sender and receiver lines after "
+                        + "\"- - -\", at the end", "iperf3.txt"),
                 0, "", "iperf3"));
         stall(text, report).ifPresent(out::add);
         report.lossPercent().ifPresent(loss -> {
@@ -69,8 +73,7 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
             out.add(Diagnosis.of(CheckId.BENCH_IPERF3.id(), loss >= 10 ? Severity.FAIL : Severity.WARN, "iperf3 UDP loss",
                     String.format(Locale.ROOT, "%s%% of UDP datagrams lost (%d of %d)", pct(loss),
                             report.lostDatagrams(), report.totalDatagrams()),
-                    "send at a rate the path carries (-b below the link rate), raise the receive buffer "
-                            + "(sysctl net.core.rmem_max, iperf3 -w), and check 'ip -s link' drops on both ends",
+                    lossFix(r.receivedGbps()),
                     report.lossLine(), text.line(report.lossLine()), "iperf3"));
         });
         if (r.retransmits().isPresent() && r.retransmits().getAsLong() > 0 && r.sentBytes() > 0
@@ -78,7 +81,8 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
             out.add(Diagnosis.of(CheckId.BENCH_IPERF3.id(), Severity.WARN, "iperf3 retransmits",
                     r.retransmits().getAsLong() + " TCP retransmits (over 0.1 % of the segments sent): packets were "
                             + "lost on the path",
-                    "check MTU end to end (ip link show | grep mtu) and the interface error counters (ip -s link)",
+                    Fix.lines(Fix.note("retransmits are lost segments: an MTU that differs along the path, or an "
+                            + "interface dropping or erring; on both ends:"), pathFix(Server.in(text))),
                     0, "", "iperf3"));
         }
         List<Measurement> numbers = new ArrayList<>(List.of(
@@ -104,9 +108,66 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
         return java.util.Optional.of(Diagnosis.of(CheckId.BENCH_IPERF3.id(), none ? Severity.FAIL : Severity.WARN,
                 "iperf3 intervals", zero + " of " + all + " intervals moved 0 bits/s: "
                         + (none ? "no data got through" : "the transfer stalled"),
-                "a stall with retransmits is loss on the path (MTU mismatch, a flapping link, a full queue): check "
-                        + "'ip -s link' and the switch port; a stall without them is the receiver not reading",
+                Fix.lines(Fix.note("a stall with retransmits is loss on the path (an MTU mismatch, a flapping "
+                        + "link, a full queue), without them the receiver not reading; on both ends, and the "
+                        + "switch port:"), pathFix(Server.in(text))),
                 report.firstZeroLine(), text.line(report.firstZeroLine()), "iperf3"));
+    }
+
+    /** Where the client connected, as iperf3 prints it: "Connecting to host H, port P" or JSON "connecting_to". */
+    record Server(String host, int port) {
+
+        private static final Pattern TEXT = Pattern.compile("Connecting to host ([^\\s,]{1,255}), port (\\d{1,5})");
+        private static final Pattern JSON = Pattern.compile("\"connecting_to\"\\s*:\\s*\\{\\s*\"host\"\\s*:\\s*"
+                + "\"([^\"\\s]{1,255})\"\\s*,\\s*\"port\"\\s*:\\s*(\\d{1,5})");
+        private static final Pattern ADDRESS = Pattern.compile("[0-9A-Fa-f:.]*[.:][0-9A-Fa-f:.]*");
+
+        static Optional<Server> in(TextLines text) {
+            for (String l : text.lines()) {
+                Matcher m = TEXT.matcher(l);
+                if (m.find()) return Optional.of(new Server(m.group(1), Integer.parseInt(m.group(2))));
+            }
+            int at = text.find("\"connecting_to\"");
+            if (at == 0) return Optional.empty();
+            String near = String.join("\n", text.lines().subList(at - 1, Math.min(text.lines().size(), at + 3)));
+            Matcher m = JSON.matcher(near);
+            return m.find() ? Optional.of(new Server(m.group(1), Integer.parseInt(m.group(2)))) : Optional.empty();
+        }
+
+        /** ip route get takes an address, not a name. */
+        boolean isAddress() {
+            return ADDRESS.matcher(host).matches();
+        }
+    }
+
+    private static String serverFix(Optional<Server> server) {
+        if (server.isEmpty()) {
+            return Fix.lines(Fix.note("start the server first, on the other node (it serves one client at a time), "
+                    + "then run the client again:"), "iperf3 -s");
+        }
+        Server s = server.get();
+        String start = Fix.lines(Fix.note("start the server first, on " + s.host() + " (it serves one client at a "
+                + "time), then run the client again:"), "iperf3 -s -p " + s.port());
+        return s.isAddress() ? Fix.lines(start, Fix.note("the way from here to it:"), "ip route get " + s.host())
+                : start;
+    }
+
+    /** Drop counters, socket buffers now and at boot (as host.net.buffers sets them), and a rate the path carries. */
+    private static String lossFix(double receivedGbps) {
+        return Fix.lines(Fix.note("drops on this end, then on the other (RX dropped, overrun):"), "ip -s link",
+                Fix.note("larger socket buffers, now and at boot:"),
+                "sysctl -w net.core.rmem_max=268435456 net.core.wmem_max=268435456",
+                "printf 'net.core.rmem_max = 268435456\\nnet.core.wmem_max = 268435456\\n' "
+                        + "| tee -a /etc/sysctl.d/90-railyard-rdma.conf",
+                Fix.note(String.format(Locale.ROOT, "then send at what the path carries: -b %sG (what arrived) "
+                        + "with -w 4M", gbps(receivedGbps))));
+    }
+
+    /** Each interface's MTU and error counters, and which interface leads to the server. */
+    private static String pathFix(Optional<Server> server) {
+        String counters = Fix.lines("ip link show | grep mtu", "ip -s link");
+        return server.filter(Server::isAddress).map(s -> Fix.lines(counters, "ip route get " + s.host()))
+                .orElse(counters);
     }
 
     private static Iperf3TextReport plain(Iperf3Result r) {

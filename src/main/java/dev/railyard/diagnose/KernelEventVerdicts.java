@@ -1,6 +1,7 @@
 package dev.railyard.diagnose;
 
 import dev.railyard.bench.ibtools.KernelEvent;
+import dev.railyard.check.Fix;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
@@ -21,6 +22,12 @@ final class KernelEventVerdicts {
     /** Drivers of the GPUs and NICs Railyard looks after; another device's failed probe is only a WARN here. */
     private static final Set<String> OUR_DRIVERS = Set.of("mlx4_core", "mlx5_core", "mlx5_ib", "mlx4_ib", "nvidia",
             "bnxt_en", "bnxt_re", "ice", "irdma", "ib_core", "nvidia-nvswitch", "nvidia_peermem");
+
+    /** The modules on top of a NIC driver (RDMA, and mlx4's Ethernet), taken out with it to load it again. */
+    private static final Map<String, String> ON_TOP = Map.of("mlx5_core", "mlx5_ib", "mlx4_core",
+            "mlx4_ib mlx4_en", "bnxt_en", "bnxt_re", "ice", "irdma");
+    private static final String DIMM_COUNTS = "ras-mc-ctl --error-count || edac-util -v";
+    private static final String HARDWARE_ERRORS = "dmesg | grep -F -A12 '[Hardware Error]'";
 
     private KernelEventVerdicts() {
     }
@@ -54,48 +61,93 @@ final class KernelEventVerdicts {
             case PCIE_LIMITED -> of(CheckId.HOST_PCIE_LINK.id(), Severity.WARN, "PCIe " + dev,
                     String.format(Locale.ROOT, "%.3f Gb/s available PCIe bandwidth: %s", e.value().orElse(0),
                             e.detail()),
-                    "the device runs on fewer lanes or a slower generation than it can: reseat it or move it to a "
-                            + "full-width slot, check BIOS bifurcation and risers; 'sudo lspci -vv -s " + dev
-                            + " | grep -E \"LnkCap|LnkSta\"' shows both", e);
+                    Fix.lines(lspci(dev, "-vv") + " | grep -E 'LnkCap:|LnkSta:'",
+                            Fix.note("LnkSta below LnkCap: the device runs on fewer lanes or a slower generation "
+                                    + "than it can; reseat it or move it to a full-width slot, and check the BIOS "
+                                    + "bifurcation setting and any riser")), e);
             case PROBE_FAILED -> {
                 String driver = e.detail().split(" ")[0];
                 boolean ours = OUR_DRIVERS.contains(driver);
                 yield of(driver.startsWith("nvidia") ? CheckId.GPU_DRIVER.id() : CheckId.HOST_MODULE_RDMA.id(),
                         ours ? Severity.FAIL : Severity.WARN, driver + " " + dev,
                         "the driver did not attach to the device: probe failed with " + e.detail() + times,
-                        "read the lines above it (firmware version, handle_hca_cap, mlx5_load_one); match the driver "
-                                + "to the firmware (mlxfwmanager --query / modinfo " + driver + ") and reload it", e);
+                        probeFix(driver, dev), e);
             }
             case MEMORY_CORRECTED -> of(CheckId.HOST_MEMORY_ECC.id(), Severity.WARN, "memory " + dev,
                     String.format(Locale.ROOT, "%.0f corrected memory errors reported%s: the ECC repaired them, but "
                             + "a DIMM is failing", g.total(), times),
-                    "find the DIMM with 'ras-mc-ctl --error-count' or 'edac-util -v' and replace it if the count "
-                            + "keeps rising", e);
+                    Fix.lines(Fix.note("the errors per DIMM (rasdaemon, else edac-utils):"), DIMM_COUNTS,
+                            Fix.note("replace the DIMM whose count keeps rising")), e);
             case MEMORY_UNCORRECTED -> of(CheckId.HOST_MEMORY_ECC.id(), Severity.FAIL, "memory " + dev,
                     String.format(Locale.ROOT, "%.0f uncorrected memory errors%s: data was lost", g.total(), times),
-                    "drain the node and replace the DIMM that 'ras-mc-ctl --errors' names", e);
+                    Fix.lines(drain("memory-ue"), "ras-mc-ctl --errors || edac-util -v",
+                            Fix.note("replace the DIMM named above, then resume the node")), e);
             case MACHINE_CHECK -> of(CheckId.HOST_MEMORY_ECC.id(), Severity.WARN, "CPU/memory",
                     "machine check: " + e.detail() + times,
-                    "read 'ras-mc-ctl --errors' or 'mcelog --client' for the bank and DIMM", e);
+                    Fix.lines(Fix.note("the decoded machine checks: the bank and address name the CPU or DIMM"),
+                            "ras-mc-ctl --errors || mcelog --client"), e);
             case PCIE_CORRECTED -> of(CheckId.HOST_PCIE_AER.id(), Severity.WARN, "PCIe " + dev,
                     "corrected PCIe errors (" + e.detail() + ")" + times + ": the link retried, so it is marginal",
-                    "reseat the card and check its riser/cable; 'sudo lspci -vvv -s " + dev + "' shows the AER "
-                            + "status; for a desktop port flooding the log, pcie_aspm=off is a workaround", e);
+                    Fix.lines(lspci(dev, "-vvv") + " | grep -A8 'Advanced Error Reporting'",
+                            Fix.note("reseat the card" + at(dev) + " and check its riser or cable; a desktop port "
+                                    + "that floods the log is quieted by booting with pcie_aspm=off")), e);
             case PCIE_UNCORRECTED -> of(CheckId.HOST_PCIE_AER.id(), Severity.FAIL, "PCIe " + dev,
                     "uncorrected PCIe error (" + e.detail() + ")" + times,
-                    "drain the node; reseat or replace the device and check 'sudo lspci -vvv -s " + dev + "'", e);
+                    Fix.lines(drain("pcie-aer"), lspci(dev, "-vvv") + " | grep -A8 'Advanced Error Reporting'",
+                            Fix.note("reseat or replace the device" + at(dev) + ", then resume the node")), e);
             case HARDWARE_ERROR_CORRECTED -> of(CheckId.HOST_MEMORY_ECC.id(), Severity.WARN, "platform",
                     "firmware (APEI) reported a corrected hardware error" + times,
-                    "read the [Hardware Error] lines after it for the section type; 'ras-mc-ctl --errors'", e);
+                    Fix.lines(Fix.note("the section type after it names the part (memory, PCIe, processor):"),
+                            HARDWARE_ERRORS, "ras-mc-ctl --errors"), e);
             case HARDWARE_ERROR_FATAL -> of(CheckId.HOST_MEMORY_ECC.id(), Severity.FAIL, "platform",
                     "firmware (APEI) reported a hardware error, " + e.detail() + times,
-                    "drain the node; read the [Hardware Error] lines for the failing part", e);
+                    Fix.lines(drain("hw-error"), HARDWARE_ERRORS,
+                            Fix.note("replace the part its section type names, then resume the node")), e);
             case GPU_INIT_FAILED -> of(CheckId.GPU_DRIVER.id(), Severity.FAIL, "GPU " + dev,
                     "the NVIDIA driver could not initialise the GPU: " + e.detail() + times,
-                    "check the GPU's power cables and seating, that the driver supports this GPU "
-                            + "(nvidia-smi, modinfo nvidia), and the log for Xid 79 / fallen off the bus", e);
+                    Fix.lines("dmesg | grep -E 'NVRM|fallen off the bus'", lspci(dev, "-nn") + " | grep -i nvidia",
+                            "modinfo -F version nvidia",
+                            Fix.note("check that this driver release supports the GPU above, and the GPU's power "
+                                    + "cables and seating")), e);
             case PCIE_FULL -> throw new IllegalStateException("PCIE_FULL is not a verdict");
         };
+    }
+
+    /**
+     * The kernel's lines about the device and the driver's version; for an NVIDIA NIC its firmware, which must match
+     * the driver; for an NVIDIA GPU nouveau, which takes the GPU when loaded first. NVIDIA's GPU driver cannot be
+     * reloaded while anything holds it, so that fix ends in a reboot.
+     */
+    private static String probeFix(String driver, String dev) {
+        List<String> lines = new ArrayList<>(List.of("dmesg | grep -F " + ShellWord.of(dev.isEmpty() ? driver : dev),
+                "modinfo " + ShellWord.of(driver) + " | grep -E '^(filename|version|vermagic):'"));
+        if (driver.startsWith("nvidia")) {
+            lines.add("lsmod | grep nouveau");
+            lines.add(Fix.note("install a driver release that supports this GPU (and blacklist nouveau if it is "
+                    + "loaded), then reboot"));
+        } else {
+            if (driver.startsWith("mlx")) lines.add("mlxfwmanager --query");
+            lines.add(Fix.note("the lines above say which step failed; match the driver to the firmware (update "
+                    + "one of them), then load it again:"));
+            String above = ON_TOP.get(driver);
+            String d = ShellWord.of(driver);
+            lines.add(above == null ? "modprobe -r " + d + " && modprobe " + d
+                    : "modprobe -r " + above + " " + d + " && modprobe -a " + d + " " + above);
+        }
+        return Fix.lines(lines.toArray(String[]::new));
+    }
+
+    private static String lspci(String dev, String verbosity) {
+        return "lspci " + verbosity + (dev.isEmpty() ? "" : " -s " + ShellWord.of(dev));
+    }
+
+    private static String at(String dev) {
+        return dev.isEmpty() ? "" : " at " + dev;
+    }
+
+    /** A pasted log does not say which node it came from: the node the fix runs on. */
+    private static String drain(String reason) {
+        return "scontrol update nodename=$(hostname -s) state=drain reason=" + reason;
     }
 
     private static Diagnosis of(String id, Severity s, String subject, String cause, String fix, KernelEvent e) {

@@ -5,6 +5,7 @@ import dev.railyard.bench.ibtools.KernelEvent;
 import dev.railyard.bench.ibtools.KernelLog;
 import dev.railyard.bench.ibtools.KernelLogParser;
 import dev.railyard.bench.ibtools.LinkEvent;
+import dev.railyard.check.Fix;
 import dev.railyard.check.XidCatalog;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
@@ -83,8 +84,8 @@ public record KernelLogRecogniser() implements Recogniser {
             switch (e.state().toUpperCase()) {
                 case "INIT" -> out.add(PortVerdicts.noSubnetManager(subject, e.lineNumber(), e.line()));
                 case "DOWN" -> out.add(Diagnosis.of(CheckId.RDMA_PORT_STATE.id(), e.port() == 0 ? Severity.WARN : Severity.FAIL, subject,
-                        "the last link event is DOWN", "check the cable and the switch port; 'ibstat' / "
-                        + "'ip link show' for the current state", e.lineNumber(), e.line(), "kernel log"));
+                        "the last link event is DOWN", linkDownFix(e, subject), e.lineNumber(), e.line(),
+                        "kernel log"));
                 default -> { /* ACTIVE / up: the link came up */ }
             }
         }
@@ -113,6 +114,16 @@ public record KernelLogRecogniser() implements Recogniser {
                     "kernel log"));
         }
         return out;
+    }
+
+    /** The link's state now (the log may be old), then the hand step if it is still down. */
+    private static String linkDownFix(LinkEvent e, String subject) {
+        String dev = ShellWord.of(e.device());
+        String now = e.port() == 0
+                ? Fix.lines("ip link show dev " + dev, "ethtool " + dev + " | grep -E 'Speed|Link detected'")
+                : Fix.lines("ibstat " + dev + " " + e.port(), "rdma link show " + ShellWord.of(e.device() + "/"
+                        + e.port()));
+        return Fix.lines(now, Fix.note("still down: check the cable and the switch port of " + subject));
     }
 
     private static int lineOf(TextLines text, String line) {

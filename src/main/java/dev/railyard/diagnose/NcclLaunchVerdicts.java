@@ -5,12 +5,14 @@ import dev.railyard.model.NcclRankDevice;
 import dev.railyard.model.NcclTestsResult;
 import dev.railyard.model.NcclTestsRun;
 import dev.railyard.check.BenchVerdicts;
+import dev.railyard.check.Fix;
 import dev.railyard.model.Severity;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -35,11 +37,28 @@ final class NcclLaunchVerdicts {
             return Optional.of(Diagnosis.of(BenchVerdicts.NCCL_BUSBW, Severity.FAIL, subject,
                     "Rank " + e.getKey() + " appears on " + hosts.size() + " hosts (" + String.join(", ", hosts)
                             + "): the processes did not start as one job, so each measured only itself",
-                    "build nccl-tests with MPI=1 (make MPI=1 MPI_HOME=...) and launch with mpirun -np N or srun "
-                            + "--mpi=pmix; one process per GPU, -g 1",
+                    oneJob(run),
                     n, text.line(n), "nccl-tests"));
         }
         return Optional.empty();
+    }
+
+    /**
+     * nccl-tests built with MPI, started as one job of one process per GPU on the hosts the paste names. The
+     * paste does not say which test ran, so the command names all_reduce_perf and says so.
+     */
+    private static String oneJob(NcclTestsRun run) {
+        Map<String, Set<Integer>> perHost = run.devices().stream().collect(Collectors.groupingBy(
+                NcclRankDevice::host, LinkedHashMap::new, Collectors.mapping(NcclRankDevice::device,
+                        Collectors.toSet())));
+        int processes = perHost.values().stream().mapToInt(Set::size).sum();
+        String hosts = perHost.entrySet().stream().map(e -> e.getKey() + ":" + e.getValue().size())
+                .collect(Collectors.joining(","));
+        return Fix.lines(Fix.note("nccl-tests forms one job only when built with MPI; in the nccl-tests directory:"),
+                "make MPI=1 MPI_HOME=\"$(dirname \"$(dirname \"$(command -v mpicc)\")\")\"",
+                Fix.note("then one process per GPU (-g 1), " + processes + " in all (srun --mpi=pmix does the same "
+                        + "under Slurm); all_reduce_perf stands for the test you ran:"),
+                "mpirun -np " + processes + " -H " + ShellWord.of(hosts) + " ./build/all_reduce_perf -b 8 -e 1G -g 1");
     }
 
     /** A row that did not read: say where the table was cut, and that the rows before it were judged. */
@@ -52,7 +71,8 @@ final class NcclLaunchVerdicts {
                 "nccl-tests table", after + ": line " + first.lineNumber() + " is not a whole row (" + first.reason()
                         + (r.skippedRows().size() > 1 ? "; " + r.skippedRows().size() + " such rows" : "")
                         + ")" + (anyRows ? "; the whole rows were judged" : ""),
-                "paste the table to its end (the # Avg bus bandwidth line) to judge the largest size",
+                Rerun.andDiagnose("the table was " + after + ": the largest size needs it whole, to its "
+                        + "\"# Avg bus bandwidth\" line", "nccl-tests.txt"),
                 first.lineNumber(), text.line(first.lineNumber()), "nccl-tests"));
     }
 }

@@ -7,6 +7,7 @@ import dev.railyard.model.NcclTestsResult;
 import dev.railyard.model.NcclTestsRow;
 import dev.railyard.model.NcclTestsRun;
 import dev.railyard.check.BenchVerdicts;
+import dev.railyard.check.Fix;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Severity;
 
@@ -34,6 +35,10 @@ public record NcclTestsRecogniser() implements Recogniser {
     private static final Pattern NET_USING = Pattern.compile("NET/IB ?: ?Using|Using network IB");
     private static final Pattern NET_LINE = Pattern.compile("NET/IB");
     private static final Pattern OOB = Pattern.compile("Out of bounds values");
+    /** NCCL says why it warned in the INIT and NET lines before the WARN, which it prints only when asked. */
+    private static final String WARN_FIX = Fix.lines(Fix.note("NCCL's lines before the WARN say which HCA, GID and "
+            + "transport it picked; it prints them with these set, so set them and run the job again from this shell:"),
+            "export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET");
     /** A log repeats a WARN once per rank; beyond this many distinct ones the rest say nothing new. */
     private static final int MAX_WARNS = 10;
 
@@ -100,14 +105,13 @@ public record NcclTestsRecogniser() implements Recogniser {
             if (seen.size() >= MAX_WARNS || !seen.add(w.text().replaceAll("\\d+", "#"))) continue;
             out.add(Diagnosis.of(BenchVerdicts.NCCL_BUSBW, noTable ? Severity.FAIL : Severity.WARN, "NCCL",
                     "NCCL WARN " + w.text() + (noTable ? " (and no result table: the run did not finish)" : ""),
-                    "rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET and read the lines before this one: "
-                            + "which HCA, GID and transport NCCL picked", w.lineNumber(), text.line(w.lineNumber()),
+                    WARN_FIX, w.lineNumber(), text.line(w.lineNumber()),
                     Diagnosis.ECHO));
         }
         if (out.isEmpty()) {
             out.add(Diagnosis.of(BenchVerdicts.NCCL_BUSBW, Severity.UNKNOWN, "nccl-tests", "no result table, "
-                    + "NET line or WARN in the output", "rerun the nccl-tests binary and keep its whole output", 0,
-                    "", "nccl-tests"));
+                    + "NET line or WARN in the output", Rerun.andDiagnose("nothing to judge in the paste",
+                    "nccl-tests.txt"), 0, "", "nccl-tests"));
         }
         return new ToolReading(out, Parsed.of(r, numbers(r)));
     }

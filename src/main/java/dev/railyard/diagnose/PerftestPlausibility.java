@@ -5,6 +5,7 @@ import dev.railyard.model.BwRow;
 import dev.railyard.model.PerftestHeader;
 import dev.railyard.model.PerftestResult;
 import dev.railyard.check.BenchVerdicts;
+import dev.railyard.check.Fix;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Severity;
 
@@ -99,7 +100,18 @@ final class PerftestPlausibility {
                 trim(b.average()), b.unit().label(), b.averageGbps(), b.bytes(), b.msgRateMpps().isPresent()
                         ? String.format(Locale.ROOT, " (%.3f Mpps)", b.msgRateMpps().getAsDouble()) : ""),
                 "messages of " + SMALLEST_FOR_BANDWIDTH + " B or more to judge bandwidth",
-                "rerun with -s 65536 (perftest's default) or -a to judge the link"));
+                linkFix(r)));
+    }
+
+    /**
+     * 64 KiB RDMA writes (perftest's default size) on the same device judge the link; ib_write_bw whatever the test
+     * was, since atomics and sends of a fixed small size cannot be made larger.
+     */
+    private static String linkFix(PerftestResult r) {
+        String dev = r.header().flatMap(PerftestHeader::device).map(d -> " -d " + ShellWord.of(d)).orElse("");
+        return Fix.lines(Fix.note("messages of " + SMALLEST_FOR_BANDWIDTH + " B judge the link; on the server "
+                        + "side first:"), "ib_write_bw" + dev + " -s " + SMALLEST_FOR_BANDWIDTH,
+                Fix.note("then the same on the client, with the server's address at the end"));
     }
 
     private static String trim(double v) {

@@ -70,7 +70,8 @@ public record PerftestRecogniser() implements Recogniser {
                 BenchVerdicts.rdmaLatencyTable(subject, r, targets.rdmaLatencyUs()), row.bytes(), row.iterations())));
         if (out.isEmpty()) {
             out.add(Diagnosis.of(id, Severity.UNKNOWN, subject, "perftest output without a result table or an "
-                    + "error", "rerun and keep the whole output, client side included", 0, "", "perftest"));
+                    + "error", Rerun.andDiagnose("nothing to judge in the paste; the client side prints the "
+                    + "table", "perftest.txt"), 0, "", "perftest"));
         }
         return new ToolReading(out, Parsed.of(r, numbers(r)));
     }

@@ -19,8 +19,8 @@ final class PortVerdicts {
 
     static Diagnosis down(String subject, String state, int n, String line) {
         return Diagnosis.of(CheckId.RDMA_PORT_STATE.id(), Severity.FAIL, subject, "port is " + state + ": no link (no cable, bad cable, or the "
-                + "peer port is down)", "# check the cable and the switch or peer port; for perftest pass a port that "
-                + "shows PORT_ACTIVE with --ib-port:\nibv_devinfo | grep -E 'hca_id|port:|state'", n, line,
+                + "peer port is down)", "# check the cable of " + subject + " and the switch or peer port; for perftest "
+                + "pass a port that shows PORT_ACTIVE with --ib-port:\nibv_devinfo | grep -E 'hca_id|port:|state'", n, line,
                 "two V100 nodes on ConnectX-3 Pro RoCE");
     }
 }

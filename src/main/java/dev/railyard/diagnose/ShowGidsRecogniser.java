@@ -4,6 +4,7 @@ import dev.railyard.bench.TextLines;
 import dev.railyard.bench.ibtools.GidEntry;
 import dev.railyard.bench.ibtools.ShowGids;
 import dev.railyard.bench.ibtools.ShowGidsParser;
+import dev.railyard.check.Fix;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
@@ -46,8 +47,11 @@ public record ShowGidsRecogniser() implements Recogniser {
             int n = Math.max(text.find("n_gids_found"), text.firstNonBlank());
             return List.of(Diagnosis.of(CheckId.RDMA_ROCE_GID.id(), Severity.FAIL, "show_gids", "no GIDs: the RDMA device has no network "
                     + "interface with an address in this namespace (a container whose CNI gave it a veth, not the "
-                    + "RDMA netdev)", "give the pod/host the RDMA netdev (SR-IOV or macvlan/host-device CNI) and an "
-                    + "IP on it; then show_gids lists v1/v2 rows", n, text.line(n), "realdata/ib-tools"));
+                    + "RDMA netdev)", Fix.lines(Fix.note("the RDMA devices, their netdevs, and the addresses "
+                    + "here: a GID needs the RDMA device's netdev in this namespace with an IP on it"),
+                    "rdma link show", "ip -br addr", Fix.note("in a pod, attach the RDMA netdev with the SR-IOV, "
+                    + "macvlan or host-device CNI; then show_gids lists its RoCE v1 and v2 rows")),
+                    n, text.line(n), "realdata/ib-tools"));
         }
         Set<String> devices = new LinkedHashSet<>();
         gids.entries().forEach(e -> devices.add(e.device()));

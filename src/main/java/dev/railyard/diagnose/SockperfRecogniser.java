@@ -4,12 +4,14 @@ import dev.railyard.bench.TextLines;
 import dev.railyard.bench.ToolParseException;
 import dev.railyard.bench.sockperf.SockperfParser;
 import dev.railyard.bench.sockperf.SockperfResult;
+import dev.railyard.check.Fix;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -45,7 +47,7 @@ public record SockperfRecogniser() implements Recogniser {
         } catch (ToolParseException e) {
             if (!e.reason().startsWith("sockperf reported")) return partial(text, e);
             return new ToolReading(List.of(Diagnosis.of(CheckId.BENCH_SOCKPERF.id(), Severity.FAIL, "sockperf run", e.reason(),
-                    "start the server first (sockperf server -i ADDR --tcp) and use the same --tcp/UDP mode on both",
+                    serverFix(Target.in(text)),
                     e.lineNumber(), e.line(), "sockperf")), Parsed.none());
         }
         return switch (result) {
@@ -54,8 +56,8 @@ public record SockperfRecogniser() implements Recogniser {
                     CheckId.BENCH_SOCKPERF.id(), Severity.UNKNOWN, "sockperf latency", String.format(Locale.ROOT,
                             "only %d observation%s (%.3f µs): not a latency measurement",
                             p.observations().getAsLong(), p.observations().getAsLong() == 1 ? "" : "s", p.avgUs()),
-                    "run long enough for thousands of observations (-t 10 or more; --pps=max), and check that the "
-                            + "server answered: a valid duration of 0 s means the test ended as it began",
+                    rerun(text, "a valid duration of 0 s means the test ended as it began: with the server "
+                            + "answering, 10 s (-t 10) gives thousands of observations"),
                     text.find("observations"), text.line(text.find("observations")), "sockperf")),
                     Parsed.of(p, latency(p)));
             case SockperfResult.PingPong p -> new ToolReading(List.of(Diagnosis.of(CheckId.BENCH_SOCKPERF.id(), Severity.INFO,
@@ -89,9 +91,42 @@ public record SockperfRecogniser() implements Recogniser {
                 : "percentiles only, no avg-lat/avg-rtt summary line in the paste: it cannot say whether they are "
                         + "one-way or round-trip";
         return new ToolReading(List.of(Diagnosis.of(CheckId.BENCH_SOCKPERF.id(), Severity.UNKNOWN, "sockperf latency", cause,
-                "paste the whole client output, from \"sockperf: == version\" to the last percentile",
+                rerun(text, "the avg-lat or avg-rtt summary line says whether these are one-way or round trip"),
                 first > 0 ? first : e.lineNumber(), first > 0 ? text.line(first) : e.line(), "sockperf")),
                 Parsed.none().withNumbers(numbers));
+    }
+
+    /** The server the client named: "[ 0] IP = 10.0.0.2  PORT = 11111 # TCP". */
+    record Target(String ip, int port, boolean tcp) {
+
+        private static final Pattern LINE =
+                Pattern.compile("IP = ([0-9A-Fa-f:.]{2,45})\\s+PORT = \\s*(\\d{1,5}) # (TCP|UDP)");
+
+        static Optional<Target> in(TextLines text) {
+            for (String l : text.lines()) {
+                Matcher m = LINE.matcher(l);
+                if (m.find()) return Optional.of(new Target(m.group(1), Integer.parseInt(m.group(2)),
+                        m.group(3).equals("TCP")));
+            }
+            return Optional.empty();
+        }
+
+        String args() {
+            return "-i " + ip + " -p " + port + (tcp ? " --tcp" : "");
+        }
+    }
+
+    private static String serverFix(Optional<Target> target) {
+        return target.map(t -> Fix.lines(Fix.note("start the server first, on " + t.ip() + ", in the client's mode ("
+                        + (t.tcp() ? "TCP" : "UDP") + "):"), "sockperf server " + t.args()))
+                .orElse(Fix.lines(Fix.note("start the server first, on the other node, with the client's --tcp (or "
+                        + "without, for UDP) and -p:"), "sockperf server --tcp"));
+    }
+
+    /** The ping-pong run again for 10 s, kept whole, when the paste names the server; else the steps to get one. */
+    private static String rerun(TextLines text, String why) {
+        return Target.in(text).map(t -> Rerun.andDiagnose(why, "sockperf ping-pong " + t.args() + " -t 10",
+                "sockperf.txt")).orElse(Rerun.andDiagnose(why, "sockperf.txt"));
     }
 
     private static List<Measurement> latency(SockperfResult.PingPong p) {

@@ -5,12 +5,11 @@ import dev.railyard.model.Finding;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What "runnable" means for a finding's fix: every line is a shell comment or a command a Linux admin has (the first
@@ -23,7 +22,8 @@ public final class RunnableFixes {
             "mkdir", "for", "cat", "ls", "lspci", "dmesg", "nvidia-smi", "dcgmi", "ipmitool", "perfquery", "ibportstate",
             "ibv_devinfo", "rdma", "grep", "ethtool", "railyard", "command", "chmod", "ib_write_bw", "ibv_devices",
             "unset", "export", "printenv", "lsmod", "ldconfig", "nvme", "df", "iblinkinfo", "sminfo", "sysctl", "scontrol",
-            "reboot");
+            "reboot", "ras-mc-ctl", "edac-util", "mcelog", "modinfo", "mlxfwmanager", "ibstat", "iperf3",
+            "sockperf", "make", "mpirun");
     /** VAR=value words before a command (NCCL_DEBUG=INFO railyard ...). */
     private static final Pattern ASSIGNMENT = Pattern.compile("^([A-Za-z_][A-Za-z0-9_]*=\\S*\\s+)+");
     private static final Pattern PLACEHOLDER = Pattern.compile("<[A-Za-z][A-Za-z _-]*>");
@@ -38,14 +38,22 @@ public final class RunnableFixes {
 
     /** {@code fix} is empty or runnable; {@code what} names it in a failure. */
     public static void assertRunnable(String what, String fix) {
-        if (fix.isEmpty()) return;
-        assertThat(PLACEHOLDER.matcher(fix).find()).as("%s: a placeholder in%n%s", what, fix).isFalse();
+        problem(what, fix).ifPresent(p -> {
+            throw new AssertionError(p);
+        });
+    }
+
+    /** Why {@code fix} is not runnable, in one message; empty when it is, so a test can list every failure at once. */
+    public static Optional<String> problem(String what, String fix) {
+        if (fix.isEmpty()) return Optional.empty();
+        if (PLACEHOLDER.matcher(fix).find()) return Optional.of(what + ": a placeholder in\n" + fix);
         for (String line : fix.lines().toList()) {
             if (line.startsWith("# ")) continue;
             String first = ASSIGNMENT.matcher(line.replaceFirst("^\\(+", "")).replaceFirst("").split(" ", 2)[0];
-            assertThat(COMMANDS).as("%s: line is not a command: %s", what, line).contains(first);
+            if (!COMMANDS.contains(first)) return Optional.of(what + ": line is not a command: " + line);
         }
-        assertThat(PARSED.computeIfAbsent(fix, RunnableFixes::bashSyntax)).as("%s: bash -n on%n%s", what, fix).isEmpty();
+        String parsed = PARSED.computeIfAbsent(fix, RunnableFixes::bashSyntax);
+        return parsed.isEmpty() ? Optional.empty() : Optional.of(what + ": bash -n says " + parsed + " on\n" + fix);
     }
 
     /** bash's own parser, so quoting mistakes in a fix are caught; "" when it parses. */

@@ -13,14 +13,16 @@ import dev.railyard.report.Json;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * diagnose over every real sample the tests hold, as users see it (text and JSON): no word of our own notes ("seed
- * 000", "S1") appears; systems are named by their hardware. The catalog's rules give fixes that run as they are (the
- * bench verdicts diagnose reuses are covered by check.BenchFixesTest).
+ * 000", "S1") appears; systems are named by their hardware. Every fix it gives on them, and every catalog rule's, runs
+ * as it is (the branches the samples do not reach are in diagnose.DiagnoseFixesTest).
  */
 class DiagnoseCorpusJargonTest {
 
@@ -51,6 +53,35 @@ class DiagnoseCorpusJargonTest {
         }
         assertThat(diagnoses).isGreaterThan(50);
         assertThat(problems).isEmpty();
+    }
+
+    /**
+     * Every fix diagnose gives on a real sample, whichever recogniser or rule gave it, runs as it is. All failures
+     * are listed at once, one per distinct fix, with the first sample that showed it.
+     */
+    @Test
+    void everyFixDiagnoseGivesOnTheCorpusIsRunnable() {
+        Map<String, String> problems = new LinkedHashMap<>();
+        int fixes = 0;
+        for (String folder : FOLDERS) {
+            for (String sample : RealSample.all(folder)) {
+                DiagnosisReport report;
+                try {
+                    report = Diagnoser.standard().diagnose(RealSample.text(sample));
+                } catch (RailyardException e) {
+                    continue;
+                }
+                for (Diagnosis d : report.diagnoses()) {
+                    if (d.fix().isEmpty()) continue;
+                    fixes++;
+                    if (problems.containsKey(d.fix())) continue;
+                    RunnableFixes.problem(sample + " " + d.finding().id() + " " + d.subject(), d.fix())
+                            .ifPresent(p -> problems.put(d.fix(), p));
+                }
+            }
+        }
+        assertThat(fixes).isGreaterThan(50);
+        assertThat(problems.values()).as("%d fixes are not runnable", problems.size()).isEmpty();
     }
 
     @Test

@@ -41,7 +41,7 @@ phase_inventory() {
   ry check >"$logs/check.txt" 2>&1; echo "rc=$?" >>"$logs/check.txt"
   ry check --format json >"$logs/check.json" 2>&1
   ry capture --out "$out/capture.tgz" --force >"$logs/capture.txt" 2>&1
-  mkdir -p /tmp/cap && tar -C /tmp/cap -xzf "$out/capture.tgz" && ry inventory --root /tmp/cap >"$logs/inventory-from-capture.txt" 2>&1
+  rm -rf /tmp/cap && mkdir -p /tmp/cap && tar -C /tmp/cap -xzf "$out/capture.tgz" && ry inventory --root "$(ls -d /tmp/cap/*/ | head -1)" >"$logs/inventory-from-capture.txt" 2>&1
 }
 
 phase_invbench() {

@@ -10,7 +10,6 @@ import dev.railyard.report.Json;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 
@@ -48,28 +47,16 @@ final class InventoryPrefetch {
             json |= args[i].equals("--format=json") || (args[i].equals("--format") && i + 1 < args.length
                     && args[i + 1].equals("json"));
         }
-        // the inventory without its GPUs, handed over while NVML is still being read (null when there was no wait)
-        CompletableFuture<NodeInventory> withoutGpus = new CompletableFuture<>();
-        FutureTask<NodeInventory> task = new FutureTask<>(() -> {
-            try {
-                return timings.time("collect (all readers)", () ->
-                        new InventoryCollector(GpuCollector.forRoot(HostRoot.live()), Clock.system(), timings)
-                                .collect(HostRoot.live(), withoutGpus::complete));
-            } finally {
-                withoutGpus.complete(null);
-            }
-        });
+        FutureTask<NodeInventory> task = new FutureTask<>(() -> timings.time("collect (all readers)", () ->
+                new InventoryCollector(GpuCollector.forRoot(HostRoot.live()), Clock.system(), timings)
+                        .collect(HostRoot.live())));
         // daemons: a usage error exits without waiting for NVML
         Thread.ofPlatform().daemon().name("railyard-collect").start(task);
         Optional<FutureTask<String>> document = Optional.empty();
         if (json) {
+            // Jackson builds its serializers (~150 ms cold) while the readers wait on NVML, then writes at once
             FutureTask<String> write = new FutureTask<>(() -> {
-                // Jackson builds its serializers (~100 ms cold) while the readers wait on NVML; then, while the GPUs
-                // are still read, it writes the rest once and throws it away: a first write costs several times a
-                // second one (code run for the first time), and only the second is on the way to the output
                 timings.time("JSON warm-up (Jackson serializers)", () -> Json.prepare(NodeInventory.class));
-                NodeInventory partial = withoutGpus.join();
-                if (partial != null && !task.isDone()) timings.time("JSON warm-up write (without the GPUs)", () -> Json.write(partial));
                 NodeInventory inventory = get(task);
                 return timings.time("JSON write", () -> Json.write(inventory) + "\n");
             });

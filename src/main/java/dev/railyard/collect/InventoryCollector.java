@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
-import java.util.function.Consumer;
 
 /** Runs every collector against one root and assembles the node inventory. */
 public final class InventoryCollector {
@@ -86,15 +85,6 @@ public final class InventoryCollector {
      * the PCI devices it matches GPUs against are read here meanwhile.
      */
     public NodeInventory collect(HostRoot root) {
-        return collect(root, partial -> { });
-    }
-
-    /**
-     * As {@link #collect(HostRoot)}, handing {@code whileGpusAreRead} the inventory without its GPUs (NVML's reading
-     * absent) as soon as the other readers are done, when the GPU thread is still at work, so a caller can use the
-     * wait (inventory --format json writes it once to warm its writer).
-     */
-    public NodeInventory collect(HostRoot root, Consumer<NodeInventory> whileGpusAreRead) {
         if (slowEvery > 1) return collectKeepingSlowParts(root);
         FutureTask<List<PciDevice>> pciDevices = new FutureTask<>(() -> timings.time("pci", () -> pci.collect(root)));
         FutureTask<GpuInventory> gpus = new FutureTask<>(() -> gpu.collect(root, () -> join(pciDevices)));
@@ -105,11 +95,6 @@ public final class InventoryCollector {
         HostInfo hostInfo = timings.time("host", () -> host.collect(root));
         Reading<List<XidEvent>> xids = timings.time("kernel log (Xid)", () -> kernelLog.collect(root));
         String hostname = root.read("proc/sys/kernel/hostname").orElse("unknown");
-        if (!gpus.isDone()) {
-            GpuInventory none = new GpuInventory(Reading.absent("the GPUs are still being read"), List.of());
-            whileGpusAreRead.accept(new NodeInventory(hostname, clock.now(), root.toString(), hostInfo, join(pciDevices),
-                    none, rdma, interfaces, topology.build(join(pciDevices), none, rdma, interfaces), xids));
-        }
         long waiting = System.nanoTime();
         GpuInventory gpuInventory = join(gpus);
         timings.record("waiting for the GPU thread", waiting);

@@ -57,8 +57,7 @@ public final class Json {
         // and reading values when it first meets them, which was 45 ms of an inventory's JSON write
         Set<Class<?>> seen = new HashSet<>();
         reachableRecords(type, seen);
-        // on several cores at once: building a serializer is reflection run for the first time, one type at a time
-        seen.parallelStream().forEach(MAPPER::writerFor);
+        for (Class<?> c : seen) MAPPER.writerFor(c);
         write(new WarmUp(Reading.of("x"), Reading.absent("x"), Optional.of(1L), Instant.EPOCH, List.of(1.5), Map.of("k", 1)));
     }
 

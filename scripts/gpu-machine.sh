@@ -221,6 +221,27 @@ phase_sweep() {
   echo "rc=$?" >>"$f"
 }
 
+# A/B/C of inventory's start-up on one machine, interleaved: .device/app/railyard-a.jar and railyard-c.jar (other
+# builds, carried beside railyard.jar to share its lib/), each with its own AOT cache, against nvidia-smi -q.
+phase_invab() {
+  local f="$logs/inventory-abc.txt" v j
+  for v in a c; do
+    [ -f "$dev/app/railyard-$v.jar" ] && "$java" -XX:AOTCacheOutput="$rt/railyard-$v.aot" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
+      -Xlog:disable -Xlog:all=off -jar "$dev/app/railyard-$v.jar" inventory --format json >/dev/null 2>&1
+  done
+  echo "# wall ms, interleaved: a | b (railyard.jar) | c | nvidia-smi -q" >"$f"
+  for i in $(seq "${ROUNDS:-10}"); do
+    line="$i"
+    for v in a b c; do
+      j="$dev/app/railyard-$v.jar"; a="$rt/railyard-$v.aot"
+      [ "$v" = b ] && { j="$jar"; a="$aot"; }
+      t=$(date +%s%N); "$java" -Xlog:disable -Xlog:all=off -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:AOTCache="$a" \
+        -jar "$j" inventory --format json >/dev/null 2>&1; line="$line $(ms "$t")"
+    done
+    t=$(date +%s%N); nvidia-smi -q >/dev/null 2>&1; echo "$line $(ms "$t")" >>"$f"
+  done
+}
+
 # NVML's load and init split up (dlopen, lookups, the call shape, nvmlInit_v2, ...) by a probe compiled into
 # .device/probe (not part of Railyard), three runs.
 phase_nvmlprobe() {

@@ -58,11 +58,7 @@ class LauncherScriptTest {
         Files.createDirectories(checkout.resolve("src/main"));
         Files.writeString(checkout.resolve("pom.xml"), "<project/>\n");
         Path target = Files.createDirectories(checkout.resolve("target"));
-        Path lib = Files.createDirectories(target.resolve("lib"));
-        try (var jars = Files.list(Path.of("target/lib"))) {
-            for (Path j : jars.toList()) Files.copy(j, lib.resolve(j.getFileName()));
-        }
-        Path jar = Files.copy(Path.of("target/railyard.jar"), target.resolve("railyard.jar"));
+        Path jar = railyardJar(target);
         Path aot = Files.writeString(target.resolve("railyard.aot"), "stale");
         var old = java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 3_600_000);
         for (Path p : List.of(checkout.resolve("pom.xml"), checkout.resolve("src/main"), aot)) Files.setLastModifiedTime(p, old);
@@ -76,5 +72,36 @@ class LauncherScriptTest {
         assertThat(p.exitValue()).as(out).isZero();
         assertThat(Files.getLastModifiedTime(aot).compareTo(Files.getLastModifiedTime(jar))).isPositive();
         assertThat(Files.size(aot)).as("a trained cache, not the stale file").isGreaterThan(1_000_000);
+    }
+
+    /**
+     * target/railyard.jar as the build makes it, from target/classes and target/lib: tests run before the package
+     * phase, so on a clean checkout there is no jar yet.
+     */
+    private static Path railyardJar(Path target) throws java.io.IOException {
+        Path lib = Files.createDirectories(target.resolve("lib"));
+        List<String> classPath = new java.util.ArrayList<>();
+        try (var jars = Files.list(Path.of("target/lib"))) {
+            for (Path j : jars.sorted().toList()) {
+                Files.copy(j, lib.resolve(j.getFileName()));
+                classPath.add("lib/" + j.getFileName());
+            }
+        }
+        java.util.jar.Manifest manifest = new java.util.jar.Manifest();
+        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MAIN_CLASS, "dev.railyard.cli.Main");
+        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.CLASS_PATH, String.join(" ", classPath));
+        manifest.getMainAttributes().putValue("Enable-Native-Access", "ALL-UNNAMED");
+        Path jar = target.resolve("railyard.jar");
+        Path classes = Path.of("target/classes");
+        try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar), manifest);
+             var files = Files.walk(classes)) {
+            for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
+                out.putNextEntry(new java.util.jar.JarEntry(classes.relativize(f).toString().replace('\\', '/')));
+                Files.copy(f, out);
+                out.closeEntry();
+            }
+        }
+        return jar;
     }
 }

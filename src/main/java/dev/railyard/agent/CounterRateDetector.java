@@ -77,13 +77,14 @@ public final class CounterRateDetector implements Detector {
             return Finding.unknown(ID, p.ref(), p.counter(ERRORS.getFirst()), expected);
         }
         String notRead = unreadable.isEmpty() ? "" : "; could not read " + String.join(", ", unreadable);
-        String fix = "reseat or replace the cable/transceiver on " + p.ref()
-                + " and check the switch port; watch with: perfquery -x (or railyard agent's /metrics)";
         if (!failing.isEmpty()) {
             return Finding.of(ID, Severity.FAIL, p.ref(), String.join(", ", rising.isEmpty() ? failing : rising)
-                    + notRead, expected, fix);
+                    + notRead, expected, DetectorFixes.rdmaPort(p.device(), p.port(), "error counters rising", true));
         }
-        if (!rising.isEmpty()) return Finding.of(ID, Severity.WARN, p.ref(), String.join(", ", rising) + notRead, expected, fix);
+        if (!rising.isEmpty()) {
+            return Finding.of(ID, Severity.WARN, p.ref(), String.join(", ", rising) + notRead, expected,
+                    DetectorFixes.rdmaPort(p.device(), p.port(), "error counters rising", false));
+        }
         if (!unreadable.isEmpty()) {
             return Finding.of(ID, Severity.UNKNOWN, p.ref(), read + " counters not rising" + notRead, expected, "");
         }

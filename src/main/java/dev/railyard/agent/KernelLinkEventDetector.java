@@ -28,7 +28,7 @@ public final class KernelLinkEventDetector implements Detector {
     private final KernelLogFollower log;
     private final Duration window;
     private final int failDrops;
-    private final Map<String, Deque<Instant>> drops = new LinkedHashMap<>();
+    private final Map<Link, Deque<Instant>> drops = new LinkedHashMap<>();
     private long seen;
 
     public KernelLinkEventDetector(KernelLogFollower log, Duration window, int failDrops) {
@@ -42,7 +42,7 @@ public final class KernelLinkEventDetector implements Detector {
         KernelLogFollower.LinkEvents fresh = log.linkEventsAfter(seen);
         seen = fresh.seenInAll();
         for (LinkEvent e : fresh.events()) {
-            Deque<Instant> times = drops.computeIfAbsent(subject(e), k -> new ArrayDeque<>());
+            Deque<Instant> times = drops.computeIfAbsent(new Link(e.device(), e.port()), k -> new ArrayDeque<>());
             if (isDrop(e)) {
                 times.addLast(now); // the kernel's own time stamps may be boot-relative: the time it was seen counts
                 if (times.size() > KEEP_PER_LINK) times.removeFirst();
@@ -50,17 +50,14 @@ public final class KernelLinkEventDetector implements Detector {
         }
         List<Finding> out = new ArrayList<>();
         Instant since = now.minus(window);
-        drops.forEach((subject, times) -> {
+        drops.forEach((link, times) -> {
             while (!times.isEmpty() && times.peekFirst().isBefore(since)) times.removeFirst();
-            boolean port = subject.contains(":");
-            String id = port ? LinkDropDetector.ID : LinkFlapDetector.ID;
+            String id = link.isPort() ? LinkDropDetector.ID : LinkFlapDetector.ID;
             String expected = "no link drops in the kernel log within " + window.toMinutes() + " min";
             String observed = times.size() + " link drop(s) in the kernel log in the last " + window.toMinutes() + " min";
-            String fix = "the link drops: reseat or replace the cable/transceiver and check the switch port (dmesg | grep -i '"
-                    + (port ? subject.substring(0, subject.indexOf(':')) : subject) + "')";
-            if (times.size() >= failDrops) out.add(Finding.of(id, Severity.FAIL, subject, observed, expected, fix));
-            else if (!times.isEmpty()) out.add(Finding.of(id, Severity.WARN, subject, observed, expected, fix));
-            else out.add(Finding.pass(id, subject, observed, expected));
+            if (times.size() >= failDrops) out.add(Finding.of(id, Severity.FAIL, link.subject(), observed, expected, link.fix(true)));
+            else if (!times.isEmpty()) out.add(Finding.of(id, Severity.WARN, link.subject(), observed, expected, link.fix(false)));
+            else out.add(Finding.pass(id, link.subject(), observed, expected));
         });
         return out;
     }
@@ -70,9 +67,22 @@ public final class KernelLinkEventDetector implements Detector {
         return drops.size() + drops.values().stream().mapToInt(Deque::size).sum();
     }
 
-    /** The netdev for carrier lines, DEVICE:PORT (RdmaPort.ref()) for port-state lines. */
-    private static String subject(LinkEvent e) {
-        return e.port() == 0 ? e.device() : e.device() + ":" + e.port();
+    /** A netdev (port 0: carrier lines) or an RDMA device's port (port-state lines), as the kernel log names it. */
+    private record Link(String device, int port) {
+
+        boolean isPort() {
+            return port != 0;
+        }
+
+        /** The netdev, or DEVICE:PORT as RdmaPort.ref() writes it. */
+        String subject() {
+            return isPort() ? device + ":" + port : device;
+        }
+
+        String fix(boolean drain) {
+            return isPort() ? DetectorFixes.rdmaPort(device, port, "the link drops", drain)
+                    : DetectorFixes.netdevLink(device, "the link drops", drain);
+        }
     }
 
     private static boolean isDrop(LinkEvent e) {

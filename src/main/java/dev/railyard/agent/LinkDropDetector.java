@@ -1,5 +1,7 @@
 package dev.railyard.agent;
 
+import dev.railyard.check.Fix;
+import dev.railyard.check.ShellWord;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NodeInventory;
@@ -25,6 +27,7 @@ public final class LinkDropDetector implements Detector {
 
     public static final String ID = CheckId.RDMA_PORT_STATE.id();
     private static final int ACTIVE = 4;
+    private static final int INIT = 2;
 
     private final Duration dropWindow;
     private final Set<String> seenActive = new HashSet<>();
@@ -52,11 +55,22 @@ public final class LinkDropDetector implements Detector {
                         + " for " + down.toSeconds() + " s";
                 Severity severity = down.compareTo(dropWindow) >= 0 ? Severity.FAIL : Severity.WARN;
                 out.add(Finding.of(ID, severity, p.ref(), observed, "ACTIVE (link drop window " + dropWindow.toSeconds() + " s)",
-                        "check the cable and the switch port of " + p.ref() + ": ibstat " + p.device() + " " + p.port()
-                                + "; dmesg | grep -i " + p.device()));
+                        fix(p, severity == Severity.FAIL)));
             }
         }
         return out;
+    }
+
+    /** INIT on InfiniBand is a link that trained with no subnet manager to configure it; else the cable or peer. */
+    private static String fix(RdmaPort p, boolean drain) {
+        boolean init = p.isInfiniband() && p.state() instanceof Reading.Present<RdmaPort.PortState>(var s) && s.code() == INIT;
+        if (!init) return DetectorFixes.rdmaPort(p.device(), p.port(), "the port left ACTIVE", drain);
+        List<String> lines = new ArrayList<>(List.of("rdma link show " + ShellWord.of(p.device() + "/" + p.port()),
+                "command -v sminfo >/dev/null && sminfo"));
+        if (drain) lines.add(DetectorFixes.drain(p.device() + " port " + p.port() + ": no subnet manager"));
+        lines.add(Fix.note("the link is up but no subnet manager configured " + p.device() + " port " + p.port()
+                + ": run opensm on one host of the fabric (systemctl enable --now opensm) or the switch's own"));
+        return Fix.lines(lines.toArray(String[]::new));
     }
 
     @Override

@@ -53,10 +53,13 @@ public final class LinkFlapDetector implements Detector {
             long inWindow = (long) (changes - ts.oldestSince(now.minus(window)).orElseThrow().value());
             String observed = inWindow + " carrier changes in the last " + window.toMinutes() + " min (" + changes
                     + " since boot)";
-            String fix = "the link flaps: reseat or replace the cable/transceiver and check the switch port "
-                    + "(ip -s link show " + nd.name() + "; ethtool " + nd.name() + ")";
-            if (inWindow >= failChanges) out.add(Finding.of(ID, Severity.FAIL, nd.name(), observed, expected, fix));
-            else if (inWindow > 0) out.add(Finding.of(ID, Severity.WARN, nd.name(), observed, expected, fix));
+            if (inWindow >= failChanges) {
+                out.add(Finding.of(ID, Severity.FAIL, nd.name(), observed, expected,
+                        DetectorFixes.netdevLink(nd.name(), "the link flaps", true)));
+            } else if (inWindow > 0) {
+                out.add(Finding.of(ID, Severity.WARN, nd.name(), observed, expected,
+                        DetectorFixes.netdevLink(nd.name(), "the link went down or came up", false)));
+            }
             else out.add(Finding.pass(ID, nd.name(), observed, expected));
         }
         return out;

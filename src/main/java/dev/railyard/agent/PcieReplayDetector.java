@@ -1,5 +1,7 @@
 package dev.railyard.agent;
 
+import dev.railyard.check.Fix;
+import dev.railyard.check.ShellWord;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Gpu;
@@ -45,9 +47,13 @@ public final class PcieReplayDetector implements Detector {
             String expected = "PCIe replays rising < " + warnPerHour + " per hour";
             String observed = hour + " PCIe replays in the last hour (" + replays + " since the driver loaded)";
             if (hour >= warnPerHour) {
-                out.add(Finding.of(ID, Severity.WARN, g.subject(), observed, expected,
-                        "reseat the GPU or its riser/cable and check the slot; watch with: nvidia-smi -q -d PCIE -i "
-                                + g.index() + " (Replays Since Reset)"));
+                String gpu = ShellWord.of(g.pciAddress());
+                out.add(Finding.of(ID, Severity.WARN, g.subject(), observed, expected, Fix.lines(
+                        "nvidia-smi -q -d PCIE -i " + gpu,
+                        "lspci -vvv -s " + gpu + " | grep -E 'LnkSta:|CESta:|UESta:'",
+                        "dmesg | grep -i " + gpu,
+                        Fix.note("replays are retransmissions after PCIe link errors: when GPU" + g.index()
+                                + " is idle, reseat it and its riser or cable, or move it to another slot"))));
             } else {
                 out.add(Finding.pass(ID, g.subject(), observed, expected));
             }

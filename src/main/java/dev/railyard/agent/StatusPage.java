@@ -23,7 +23,7 @@ public final class StatusPage {
                 .append("body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}table{border-collapse:collapse;margin:.5em 0}")
                 .append("td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}")
                 .append(".HEALTHY,.PASS,.INFO{background:#dff3df}.DEGRADED,.WARN,.UNKNOWN{background:#fff3cd}")
-                .append(".UNHEALTHY,.FAIL{background:#f8d7da}code{font-size:.9em}svg{vertical-align:middle}</style></head><body>");
+                .append(".UNHEALTHY,.FAIL{background:#f8d7da}code{font-size:.9em}td code{white-space:pre-wrap}svg{vertical-align:middle}</style></head><body>");
         h.append("<h1>").append(esc(s.node())).append(" <span id=\"health\" class=\"").append(s.health())
                 .append("\">").append(s.health()).append("</span></h1>");
         h.append("<p>").append(s.sampleCount()).append(" samples since ").append(s.startedAt());
@@ -103,7 +103,8 @@ public final class StatusPage {
                 case '&' -> b.append("&amp;");
                 case '"' -> b.append("&quot;");
                 case '\'' -> b.append("&#39;");
-                default -> b.append(c < 0x20 && c != '\t' ? ' ' : c);
+                // a fix is one command a line: its newlines stay (shown by pre-wrap), other control characters go
+                default -> b.append(c < 0x20 && c != '\t' && c != '\n' ? ' ' : c);
             }
         }
         return b.toString();

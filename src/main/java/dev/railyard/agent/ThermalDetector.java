@@ -1,5 +1,7 @@
 package dev.railyard.agent;
 
+import dev.railyard.check.Fix;
+import dev.railyard.check.ShellWord;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Gpu;
@@ -45,8 +47,11 @@ public final class ThermalDetector implements Detector {
             if (hot.compareTo(window) >= 0) {
                 out.add(Finding.of(ID, Severity.WARN, subject, t + " °C, at or above " + (int) warnC + " °C for "
                                 + hot.toSeconds() + " s", "< " + (int) warnC + " °C sustained",
-                        "check the node's cooling (fans, inlet temperature, coolant flow): nvidia-smi -q -d TEMPERATURE,PERFORMANCE -i "
-                                + g.index()));
+                        Fix.lines("nvidia-smi -q -d TEMPERATURE,PERFORMANCE -i " + ShellWord.of(g.pciAddress()),
+                                "ipmitool sdr type Temperature",
+                                "ipmitool sdr type Fan",
+                                Fix.note("the heat lasts: check the node's fans, inlet air temperature and coolant flow, "
+                                        + "and what blocks the air to GPU" + g.index()))));
             }
         }
         return out;

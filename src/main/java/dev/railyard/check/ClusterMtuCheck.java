@@ -41,7 +41,10 @@ public final class ClusterMtuCheck implements ClusterCheck {
                     out.add(Finding.of(ID, Severity.UNKNOWN, subject, in.whyMissing(node), expected(net), ""));
                 } else if (dev.isEmpty()) {
                     out.add(Finding.of(ID, Severity.UNKNOWN, subject, "no netdev " + netdev + " on " + node, expected(net),
-                            "check the spec's bind." + node + ".netdev against 'ip -br link' on " + node));
+                            Fix.lines(Fix.note("the spec binds " + net.name() + " on " + node + " to " + netdev + ", which "
+                                            + node + " does not have: name one of its netdevs in networks." + net.name()
+                                            + ".bind." + node + ".netdev; on " + node + ", its netdevs:"),
+                                    "ip -br link")));
                 } else if (dev.get().mtu() instanceof Reading.Present<Integer>(Integer mtu)) {
                     seen.put(node, mtu);
                 } else {
@@ -56,8 +59,9 @@ public final class ClusterMtuCheck implements ClusterCheck {
                     String netdev = net.bind().get(e.getKey()).netdev();
                     out.add(Finding.of(ID, Severity.FAIL, net.name() + " " + e.getKey() + " " + netdev,
                             "MTU " + e.getValue(), expected(net) + (net.mtu().isEmpty() ? " (as most nodes have)" : ""),
-                            "ip link set dev " + netdev + " mtu " + want.get() + " on " + e.getKey()
-                                    + " (and make it permanent: railyard render --node " + e.getKey() + ")"));
+                            Fix.lines(Fix.note("on " + e.getKey() + ":"),
+                                    "ip link set dev " + ShellWord.of(netdev) + " mtu " + want.get(),
+                                    Fix.netplanDropIn(netdev, "mtu", "mtu: " + want.get()))));
                 }
             }
             if (bad == 0 && seen.size() == net.bind().size() && want.isPresent()) {

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -31,24 +32,34 @@ public final class ClusterVersionsCheck implements ClusterCheck {
     @Override
     public List<Finding> run(ClusterInput in) {
         List<Finding> out = new ArrayList<>();
-        out.addAll(compare(in, "GPU driver", NodeFacts::driverVersion, Severity.FAIL,
-                "install the same driver on every node (apt install nvidia-driver-<version> / dnf module install nvidia-driver:<version>)"));
-        out.addAll(compare(in, "CUDA", NodeFacts::cudaVersion, Severity.FAIL,
-                "install the same CUDA version on every node (it follows the driver: nvidia-smi shows it)"));
-        out.addAll(compare(in, "NCCL", NodeFacts::ncclVersion, Severity.FAIL,
-                "install the same libnccl2 on every node (apt install libnccl2=<version>)"));
+        out.addAll(compare(in, "GPU driver", NodeFacts::driverVersion, Severity.FAIL, (node, want) -> Fix.lines(
+                Fix.note("on " + node + ": install NVIDIA driver " + want + " as the other nodes have (the distribution's "
+                        + "nvidia-driver package of that version, or NVIDIA's installer), then reboot; the driver now:"),
+                "nvidia-smi --query-gpu=driver_version --format=csv,noheader")));
+        out.addAll(compare(in, "CUDA", NodeFacts::cudaVersion, Severity.FAIL, (node, want) -> Fix.lines(
+                Fix.note("on " + node + ": the CUDA version comes with the driver: install the driver the other nodes "
+                        + "have (CUDA " + want + "); the CUDA version now:"),
+                "nvidia-smi | grep -o 'CUDA Version: [0-9.]*'")));
+        out.addAll(compare(in, "NCCL", NodeFacts::ncclVersion, Severity.FAIL, (node, want) -> Fix.lines(
+                Fix.note("on " + node + ": install NCCL " + want + " as the other nodes have (the libnccl2 package of "
+                        + "that version); the NCCL libraries now:"),
+                "ldconfig -p | grep libnccl")));
         TreeSet<String> devices = new TreeSet<>();
         in.facts().values().forEach(f -> devices.addAll(f.rdmaFirmware().keySet()));
         for (String dev : devices) {
             out.addAll(compare(in, dev + " firmware", f -> f.rdmaFirmware().getOrDefault(dev,
-                    Reading.absent("no RDMA device " + dev)), Severity.WARN,
-                    "update the HCA firmware to the same version everywhere (mlxfwmanager --online -u, or the vendor's tool)"));
+                    Reading.absent("no RDMA device " + dev)), Severity.WARN, (node, want) -> Fix.lines(
+                    Fix.note("on " + node + ": flash " + dev + " with firmware " + want + " as the other nodes have "
+                            + "(mlxfwmanager -i with that image for the board's PSID), then reboot; the firmware now:"),
+                    "cat " + ShellWord.of("/sys/class/infiniband/" + dev + "/fw_ver"),
+                    "mlxfwmanager --query")));
         }
         return out;
     }
 
+    /** {@code fix} is given the odd node and the version most nodes have. */
     private static List<Finding> compare(ClusterInput in, String what, Function<NodeFacts, Reading<String>> read,
-                                         Severity mismatch, String fix) {
+                                         Severity mismatch, BiFunction<String, String, String> fix) {
         Map<String, String> versions = new LinkedHashMap<>();
         List<String> unread = new ArrayList<>();
         for (String node : nodes(in)) {
@@ -75,7 +86,8 @@ public final class ClusterVersionsCheck implements ClusterCheck {
             if (e.getKey().equals(common)) continue;
             for (String node : e.getValue()) {
                 out.add(Finding.of(ID, mismatch, subject + " on " + node, e.getKey(),
-                        common + " (as on " + byVersion.get(common).size() + " of " + versions.size() + " nodes)", fix));
+                        common + " (as on " + byVersion.get(common).size() + " of " + versions.size() + " nodes)",
+                        fix.apply(node, common)));
             }
         }
         if (!unread.isEmpty()) {

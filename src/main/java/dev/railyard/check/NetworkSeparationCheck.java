@@ -48,7 +48,7 @@ public final class NetworkSeparationCheck implements ClusterCheck {
                     if (mb != null && mb.netdev().equals(b.getValue().netdev())) {
                         out.add(Finding.of(ID, Severity.FAIL, c.name() + " " + node, "netdev " + mb.netdev() + " carries both "
                                         + c.name() + " and " + m.name(), "compute traffic on its own NIC",
-                                "# in the spec, bind " + c.name() + " on " + node + " to a fabric NIC; this node's NICs:\nip -br link"));
+                                "# in the spec, bind " + c.name() + " on " + node + " to a fabric NIC; on " + node + ", its NICs:\nip -br link"));
                     }
                     Optional<Integer> addr = b.getValue().address().flatMap(a -> Ipv4Cidr.parseAddress(ClusterAddressesCheck.bare(a)));
                     if (addr.isPresent() && ms.isPresent() && ms.get().contains(addr.get())) {

@@ -1,7 +1,9 @@
 package dev.railyard.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.railyard.check.Fix;
 import dev.railyard.check.NcclSweepVerdict;
+import dev.railyard.check.ShellWord;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
@@ -33,13 +35,17 @@ final class BenchStage {
     private final ValidateSettings settings;
     private final StepSlots slots;
     private final Progress progress;
+    /** The validate command as the user typed it, for a fix that runs it again with other options. */
+    private final List<String> commandLine;
 
-    BenchStage(Launcher launcher, ClusterSpec spec, ValidateSettings settings, StepSlots slots, Progress progress) {
+    BenchStage(Launcher launcher, ClusterSpec spec, ValidateSettings settings, StepSlots slots, Progress progress,
+               List<String> commandLine) {
         this.launcher = launcher;
         this.spec = spec;
         this.settings = settings;
         this.slots = slots;
         this.progress = progress;
+        this.commandLine = List.copyOf(commandLine);
     }
 
     /** What the stage adds to the report; filled as it goes so an interrupted run keeps what was measured. */
@@ -102,8 +108,10 @@ final class BenchStage {
                     String.format(Locale.ROOT, "%.1f Gb/s in 1 s over loopback", gbps),
                     "a working TCP benchmark path (this proves railyard and the host stack, not a fabric)"));
             case dev.railyard.model.PairOutcome.Failed(String why) -> out.findings().add(Finding.of(LOOPBACK, Severity.WARN,
-                    subject, "no result: " + why, "a TCP benchmark over loopback",
-                    "run 'railyard bench tcp server' and 'railyard bench tcp client 127.0.0.1' by hand to see the error"));
+                    subject, "no result: " + why, "a TCP benchmark over loopback", Fix.lines(
+                            Fix.note("on " + node.name() + ", the same test with its errors on the terminal:"),
+                            "railyard bench tcp server --once --bind 127.0.0.1 & railyard bench tcp client 127.0.0.1 "
+                                    + "--connect-timeout 10s; wait")));
         }
     }
 
@@ -129,8 +137,9 @@ final class BenchStage {
             if (ranks > slots.max()) {
                 progress.stepDone("NCCL skipped");
                 out.findings().add(Finding.of(CheckId.BENCH_NCCL_BUSBW.id(), Severity.UNKNOWN, subject, "needs " + ranks
-                        + " ranks at once, --max-parallel is " + slots.max(), "all_reduce across all GPUs",
-                        "run again with --max-parallel " + ranks));
+                        + " ranks at once, --max-parallel is " + slots.max(), "all_reduce across all GPUs", Fix.lines(
+                                Fix.note("NCCL starts all " + ranks + " ranks at once; validate again with room for them:"),
+                                validateAgain(ranks))));
                 return;
             }
             rank0 = ranks(withGpus, ranks, maxBytes);
@@ -138,7 +147,7 @@ final class BenchStage {
         progress.stepDone("NCCL all_reduce");
         if (!rank0.completed()) {
             out.findings().add(Finding.of(CheckId.BENCH_NCCL_BUSBW.id(), Severity.FAIL, subject, "no result: " + describe(rank0),
-                    "all_reduce across all GPUs", "run the same 'railyard bench nccl' by hand with NCCL_DEBUG=INFO"));
+                    "all_reduce across all GPUs", ncclByHand(withGpus, ranks, maxBytes)));
             return;
         }
         Reading<JsonNode> json = StepJson.parse(rank0.stdout());
@@ -192,7 +201,10 @@ final class BenchStage {
         String why = nvml instanceof Reading.Present<JsonNode> ? "NVML reports no GPU" : nvml.describe();
         if (onPci > 0) {
             return Finding.of(id, Severity.UNKNOWN, n.outcome().node(), onPci + " NVIDIA GPU(s) on PCI but " + why
-                    + ": " + what + " skipped", "the NVIDIA driver loaded", "install the NVIDIA driver (nvidia-smi must work), then run validate again");
+                    + ": " + what + " skipped", "the NVIDIA driver loaded", Fix.lines(
+                            Fix.note("on " + n.outcome().node() + ": install or load the NVIDIA driver until nvidia-smi "
+                                    + "lists the GPUs, then validate again; what the node has now:"),
+                            "lspci -nn -d 10de:", "lsmod | grep nvidia", "nvidia-smi", "dmesg | grep -iE 'nvidia|nvrm'"));
         }
         return Finding.of(id, Severity.INFO, n.outcome().node(), "no NVIDIA driver/GPU: " + what + " skipped (" + why + ")",
                 "GPUs to benchmark", "");
@@ -202,13 +214,70 @@ final class BenchStage {
     private List<Finding> stepFindings(String node, String step, String id, StepResult r) {
         if (!r.completed()) {
             return List.of(Finding.of(id, r.status() == StepStatus.EXITED && r.exitCode() == 3 ? Severity.UNKNOWN : Severity.FAIL,
-                    node, step + ": " + describe(r), step + " to complete", "run 'railyard " + step + "' on " + node + " to see why"));
+                    node, step + ": " + describe(r), step + " to complete", Fix.lines(
+                            Fix.note("on " + node + ", the same step with its output on the terminal:"),
+                            byHand(r.args().isEmpty() ? List.of(step.split(" ")) : r.args()))));
         }
         List<Finding> out = new ArrayList<>();
         StepJson.parse(r.stdout()).optional().map(StepJson::findings).orElse(List.of()).forEach(f -> out.add(Finding.of(
                 f.id(), f.severity(), node + " " + f.subject(), f.observed(), f.expected(), f.remediation())));
         if (out.isEmpty()) out.add(Finding.of(id, Severity.UNKNOWN, node, step + " gave no findings", "a verdict", ""));
         return out;
+    }
+
+    /** {@code railyard ARGS} as a user types it: the JSON validate reads is left to the terminal's text. */
+    private static String byHand(List<String> args) {
+        List<String> shown = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            if (args.get(i).equals("--format") && i + 1 < args.size()) i++;
+            else shown.add(ShellWord.of(args.get(i)));
+        }
+        return "railyard " + String.join(" ", shown);
+    }
+
+    /** The validate command as it was typed, with --max-parallel raised to {@code ranks}. */
+    private String validateAgain(int ranks) {
+        List<String> argv = new ArrayList<>(commandLine.size() >= 2 ? commandLine
+                : List.of("railyard", "validate", "--spec", spec.source()));
+        for (int i = argv.size() - 1; i >= 0; i--) {
+            if (argv.get(i).startsWith("--max-parallel=")) argv.remove(i);
+            else if (argv.get(i).equals("--max-parallel") && i + 1 < argv.size()) {
+                argv.remove(i + 1);
+                argv.remove(i);
+            }
+        }
+        argv.addAll(List.of("--max-parallel", String.valueOf(ranks)));
+        return String.join(" ", argv.stream().map(ShellWord::of).toList());
+    }
+
+    /**
+     * The all_reduce by hand with NCCL's own log: one process for one GPU; else one per GPU as validate started them,
+     * on the first two nodes (a fault two nodes show is found without the whole cluster).
+     */
+    private String ncclByHand(List<NodeStage.NodeResult> withGpus, int ranks, String maxBytes) {
+        String common = "railyard bench nccl all_reduce -b 8 -e " + maxBytes;
+        if (ranks == 1) {
+            return Fix.lines(Fix.note("on " + withGpus.getFirst().outcome().node() + ", with NCCL's own log:"),
+                    "NCCL_DEBUG=INFO " + common + " -g 1");
+        }
+        List<NodeStage.NodeResult> two = withGpus.subList(0, Math.min(2, withGpus.size()));
+        int nranks = two.stream().mapToInt(NodeStage.NodeResult::gpuCount).sum();
+        String rendezvous = node(two.getFirst()).address() + ":" + RENDEZVOUS_PORT;
+        List<String> lines = new ArrayList<>();
+        if (two.size() < withGpus.size()) {
+            lines.add(Fix.note("the first two of the " + withGpus.size() + " nodes, with NCCL's own log:"));
+        }
+        int first = 0;
+        for (NodeStage.NodeResult n : two) {
+            int g = n.gpuCount();
+            lines.add(Fix.note("on " + n.outcome().node() + " (ranks " + first + "-" + (first + g - 1) + ")"
+                    + (first == 0 ? ", with NCCL's own log:" : ", at the same time:")));
+            lines.add("for d in " + String.join(" ", java.util.stream.IntStream.range(0, g).mapToObj(String::valueOf).toList())
+                    + "; do NCCL_DEBUG=INFO " + common + " --rank $((" + first + " + d)) --nranks " + nranks
+                    + " --device $d --rendezvous " + ShellWord.of(rendezvous) + " & done; wait");
+            first += g;
+        }
+        return Fix.lines(lines.toArray(String[]::new));
     }
 
     private static String describe(StepResult r) {

@@ -97,7 +97,7 @@ public final class ClusterValidation {
 
         List<NodeStage.NodeResult> ordered = orderedNodes();
         progress.addSteps(BenchStage.steps(ordered, settings.full()));
-        new BenchStage(launcher, spec, settings, slots, progress).run(ordered, bench);
+        new BenchStage(launcher, spec, settings, slots, progress, commandLine).run(ordered, bench);
         recorder.findingsAdded(runId, "bench", List.copyOf(bench.findings()));
         bench.curves().forEach(c -> recorder.curveMeasured(runId, c));
 

@@ -165,7 +165,7 @@ public final class CulpritFinder {
     }
 
     /** What both ends of a link show about it: each port's rate and state, each netdev's speed, MTU and errors. */
-    private static final String PORT_EVIDENCE = Fix.lines(
+    static final String PORT_EVIDENCE = Fix.lines(
             "grep . /sys/class/infiniband/*/ports/*/rate /sys/class/infiniband/*/ports/*/state",
             "grep . /sys/class/net/*/speed /sys/class/net/*/mtu",
             "ip -s -br link");

@@ -1,5 +1,6 @@
 package dev.railyard.cluster;
 
+import dev.railyard.check.Fix;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.PairKind;
@@ -128,12 +129,16 @@ public final class PairJudge {
                 if (listed++ == FINDINGS_PER_GROUP) {
                     out.add(Finding.of(id, Severity.FAIL, first.test().network(), (bad - FINDINGS_PER_GROUP)
                                     + " more of " + group.size() + " pairs below expect", first.expected(),
-                            "the pair matrix in the report has every pair; the culprit section says what they point at"));
+                            Fix.lines(Fix.note("the pair matrix of this report has every pair, the culprit section what "
+                                    + "they point at; on the nodes of the bad pairs, their ports and netdevs:"),
+                                    CulpritFinder.PORT_EVIDENCE)));
                     break;
                 }
                 String retest = j.result().attempt() > 1 ? " (retested: attempt " + j.result().attempt() + ")" : "";
                 out.add(Finding.of(id, Severity.FAIL, j.test().subject(), j.observed() + retest, j.expected(),
-                        "see the culprit section: the pair's evidence and what to do"));
+                        Fix.lines(Fix.note("the culprit section says what the bad pairs point at and what to do; on "
+                                + j.test().client() + " and on " + j.test().server() + ", the ports and netdevs:"),
+                                CulpritFinder.PORT_EVIDENCE)));
             }
             if (bad == 0) {
                 double[] values = group.stream().map(PairJudgement::value).filter(OptionalDouble::isPresent)

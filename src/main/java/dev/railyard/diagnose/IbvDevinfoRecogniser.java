@@ -5,6 +5,7 @@ import dev.railyard.bench.ibtools.IbvDevice;
 import dev.railyard.bench.ibtools.IbvDevinfoParser;
 import dev.railyard.bench.ibtools.IbvPort;
 import dev.railyard.check.Fix;
+import dev.railyard.check.ShellWord;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 

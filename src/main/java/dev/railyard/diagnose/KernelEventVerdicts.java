@@ -2,6 +2,7 @@ package dev.railyard.diagnose;
 
 import dev.railyard.bench.ibtools.KernelEvent;
 import dev.railyard.check.Fix;
+import dev.railyard.check.ShellWord;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 

@@ -6,6 +6,7 @@ import dev.railyard.bench.ibtools.KernelLog;
 import dev.railyard.bench.ibtools.KernelLogParser;
 import dev.railyard.bench.ibtools.LinkEvent;
 import dev.railyard.check.Fix;
+import dev.railyard.check.ShellWord;
 import dev.railyard.check.XidCatalog;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;

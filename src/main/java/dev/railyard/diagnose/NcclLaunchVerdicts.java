@@ -1,6 +1,7 @@
 package dev.railyard.diagnose;
 
 import dev.railyard.bench.TextLines;
+import dev.railyard.check.ShellWord;
 import dev.railyard.model.NcclRankDevice;
 import dev.railyard.model.NcclTestsResult;
 import dev.railyard.model.NcclTestsRun;

@@ -1,6 +1,7 @@
 package dev.railyard.diagnose;
 
 import dev.railyard.bench.TextLines;
+import dev.railyard.check.ShellWord;
 import dev.railyard.model.BwRow;
 import dev.railyard.model.PerftestHeader;
 import dev.railyard.model.PerftestResult;

@@ -54,11 +54,20 @@ final class AgentTree {
     static final String ETH0 = "sys/devices/pci0000:00/0000:00:03.0/net/eth0";
 
     private static void addEthernet(Path dir) throws IOException {
-        Path nd = dir.resolve(ETH0);
+        addNic(dir, "eth0", "0000:00:03.0");
+    }
+
+    /** Another physical NIC, {@code name} on PCI {@code pci} (a name the kernel allows, shell syntax included). */
+    void addNic(String name, String pci) throws IOException {
+        addNic(root, name, pci);
+    }
+
+    private static void addNic(Path dir, String name, String pci) throws IOException {
+        Path nd = dir.resolve("sys/devices/pci0000:00/" + pci + "/net/" + name);
         Files.createDirectories(nd);
         Files.createDirectories(dir.resolve("sys/class/net"));
-        Files.createSymbolicLink(dir.resolve("sys/class/net/eth0"), Path.of("../../devices/pci0000:00/0000:00:03.0/net/eth0"));
-        Files.createSymbolicLink(nd.resolve("device"), Path.of("../../../0000:00:03.0"));
+        Files.createSymbolicLink(dir.resolve("sys/class/net").resolve(name), Path.of("../../devices/pci0000:00/" + pci + "/net/" + name));
+        Files.createSymbolicLink(nd.resolve("device"), Path.of("../../../" + pci));
         Files.writeString(nd.resolve("carrier_changes"), "2\n");
         Files.writeString(nd.resolve("carrier"), "1\n");
         Files.writeString(nd.resolve("operstate"), "up\n");

@@ -82,6 +82,33 @@ class SlurmDrainTest {
         assertThat(node()).doesNotContain("DRAIN").doesNotContain("Reason=railyard");
     }
 
+    /**
+     * The drain line of an UNHEALTHY port's fix, run by bash as a root shell on n1 would, drains the node with a short
+     * reason; not a "railyard:" one, so the agent leaves that drain to the admin who made it.
+     */
+    @Test
+    void theDrainLineOfAFixDrainsTheNodeForTheAdminToResume() throws Exception {
+        Agent watching = tree.agent(Optional.empty(), Optional.empty(), Duration.ofMinutes(5), Optional.empty());
+        watching.tick();
+        tree.write(AgentTree.PORT + "/state", "1: DOWN\n");
+        tree.clock.advance(Duration.ofSeconds(31));
+        watching.tick();
+        tree.clock.advance(Duration.ofSeconds(31));
+        ComponentHealth port = watching.tick().components().stream().filter(c -> c.component().equals("mlx5_0:1"))
+                .findFirst().orElseThrow();
+        assertThat(port.state()).isEqualTo(HealthState.UNHEALTHY);
+        String drain = port.action().lines().filter(l -> l.startsWith("scontrol ")).findFirst().orElseThrow();
+
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", "hostname() { echo n1; }\n" + drain).redirectErrorStream(true);
+        pb.environment().putAll(slurm.env());
+        Process p = pb.start();
+        String said = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(drain + ": " + said).isZero();
+        assertThat(node()).containsPattern("State=\\S*DRAIN").contains("Reason=mlx5_0 port 1: the port left ACTIVE");
+        assertThat(SlurmNode.parse(node().strip()).orElseThrow().drainedByRailyard()).isFalse();
+    }
+
     @Test
     void anAdminsDrainIsNeverOverwrittenNorResumed() throws Exception {
         slurm.scontrol("update", "NodeName=n1", "State=DRAIN", "Reason=maintenance by alice");

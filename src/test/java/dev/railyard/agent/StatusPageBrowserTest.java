@@ -47,7 +47,10 @@ class StatusPageBrowserTest {
 
                 assertThat(dom.stdout()).contains("<span id=\"health\" class=\"UNHEALTHY\">UNHEALTHY</span>")
                         .contains("<table id=\"components\">").contains("mlx5_0:1")
-                        .contains("gpu.ecc.uncorrected").contains("<svg class=\"spark\"").contains("<polyline");
+                        .contains("gpu.ecc.uncorrected").contains("<svg class=\"spark\"").contains("<polyline")
+                        .contains("td code{white-space:pre-wrap}")
+                        .as("a fix keeps one command a line").contains("<code># drain the node first; send the GPU for "
+                                + "hardware inspection (RMA) if errors recur\ndcgmi diag -r 3</code>");
                 assertThat(dom.stderr()).as("console errors").doesNotContainPattern("(?i)CONSOLE.*(error|uncaught)");
                 assertThat(shot.exit()).isZero();
                 assertThat(Files.size(png)).isGreaterThan(10_000);

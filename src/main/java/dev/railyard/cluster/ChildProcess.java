@@ -2,7 +2,6 @@ package dev.railyard.cluster;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -96,11 +95,18 @@ final class ChildProcess implements RemoteProcess {
         kill(StepStatus.INTERRUPTED);
     }
 
+    /**
+     * Everything the child wrote. A pipe of a killed child may be closed under the reader ("Stream closed": the JDK
+     * closes it when the process is reaped), so what was read until then is the output, not an error.
+     */
     private static String drain(InputStream in) {
+        java.io.ByteArrayOutputStream read = new java.io.ByteArrayOutputStream();
+        byte[] buf = new byte[8192];
         try (in) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            for (int n; (n = in.read(buf)) >= 0; ) read.write(buf, 0, n);
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            // the pipe went away with the process: keep what came through
         }
+        return read.toString(StandardCharsets.UTF_8);
     }
 }

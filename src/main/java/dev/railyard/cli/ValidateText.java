@@ -47,9 +47,8 @@ final class ValidateText {
             }
         }
         List<Finding> all = r.allFindings();
-        List<Finding> notPass = all.stream().filter(f -> f.severity() != Severity.PASS).toList();
-        out.append('\n').append(notPass.isEmpty() ? "No findings but PASS.\n"
-                : FindingsText.render(r.cluster() + " (all but the " + (all.size() - notPass.size()) + " PASS)", notPass));
+        boolean onlyPass = all.stream().allMatch(f -> f.severity() == Severity.PASS);
+        out.append('\n').append(onlyPass ? "No findings but PASS (" + all.size() + ").\n" : FindingsText.renderAllButPass(r.cluster(), all));
         out.append('\n').append(verdict(r)).append('\n');
         return out.toString();
     }

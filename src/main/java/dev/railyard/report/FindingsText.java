@@ -30,12 +30,26 @@ public final class FindingsText {
     }
 
     public static String render(String node, List<Finding> findings, List<NotJudged> notJudged, TextStyle style) {
+        return render(node, findings, notJudged, style, true);
+    }
+
+    /**
+     * The findings but the PASS ones (a cluster's run has hundreds), titled with how many PASS were left out; the
+     * summary line still counts them all.
+     */
+    public static String renderAllButPass(String subject, List<Finding> findings) {
+        long pass = findings.stream().filter(f -> f.severity() == Severity.PASS).count();
+        return render(subject + " (all but the " + pass + " PASS)", findings, List.of(), TextStyle.PLAIN, false);
+    }
+
+    private static String render(String node, List<Finding> findings, List<NotJudged> notJudged, TextStyle style,
+                                 boolean withPass) {
         Map<Severity, List<Finding>> bySeverity = new EnumMap<>(Severity.class);
         for (Finding f : findings) bySeverity.computeIfAbsent(f.severity(), s -> new ArrayList<>()).add(f);
         StringBuilder out = new StringBuilder("Checks on ").append(ValueText.printable(node)).append('\n');
         for (Severity s : ORDER) {
             List<Finding> group = bySeverity.get(s);
-            if (group == null) continue;
+            if (group == null || (s == Severity.PASS && !withPass)) continue;
             out.append('\n').append(style.paint(s + " (" + group.size() + ")", colour(s))).append('\n');
             appendGroup(out, group, s, style);
         }

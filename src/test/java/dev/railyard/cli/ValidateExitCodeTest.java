@@ -69,4 +69,17 @@ class ValidateExitCodeTest {
         assertThat(ExitCodes.of(r)).isEqualTo(ExitCodes.FAIL_FINDING);
         assertThat(ValidateText.verdict(r)).contains("(exit 1, NOT a pass): the run was interrupted");
     }
+
+    /** The text leaves the PASS findings out but still counts them, in the title and the summary line. */
+    @Test
+    void theSummaryLineCountsThePassFindingsTheTextLeavesOut() {
+        Finding warn = Finding.of("host.cpu.governor", Severity.WARN, "n1", "powersave", "performance",
+                "cpupower frequency-set -g performance");
+        ValidationReport r = report(true, List.of(node("n1", NodeStatus.COMPLETED, PASS, warn)));
+        String text = ValidateText.render(r);
+        assertThat(text).contains("(all but the 1 PASS)").contains("0 FAIL, 1 WARN, 0 UNKNOWN, 0 INFO, 1 PASS")
+                .doesNotContain("PASS (1)");
+        assertThat(ValidateText.render(report(true, List.of(node("n1", NodeStatus.COMPLETED, PASS)))))
+                .contains("No findings but PASS (1).");
+    }
 }

@@ -91,8 +91,7 @@ public final class SlurmLauncher implements Launcher {
     private StepResult prepareBundle(ClusterSpec.Node node, String job, Bundle bundle, Duration timeout)
             throws InterruptedException {
         long start = System.nanoTime();
-        StepResult probe = execute(node, job, List.of(), List.of("sh", "-c", NodeCache.PROBE, "railyard-probe",
-                bundle.hash()), timeout);
+        StepResult probe = execute(node, job, List.of(), NodeCache.probe(bundle.hash()), timeout);
         if (probe.status() != StepStatus.EXITED) return probe;
         var answer = NodeCache.parse(probe.stdout());
         if (probe.exitCode() != 0 || answer.isEmpty()) {
@@ -110,8 +109,7 @@ public final class SlurmLauncher implements Launcher {
             return new StepResult(node.name(), List.of(), StepStatus.LAUNCH_FAILED, -1, "", "", Duration.ZERO,
                     e.getMessage());
         }
-        StepResult unpack = execute(node, job, List.of(), List.of("sh", "-c", NodeCache.UNPACK, "railyard-unpack",
-                answer.get().dir(), copy), timeout);
+        StepResult unpack = execute(node, job, List.of(), NodeCache.unpack(answer.get().dir(), copy), timeout);
         if (unpack.status() != StepStatus.EXITED) return unpack;
         if (unpack.exitCode() != 0) {
             return RunningSteps.failed(node, unpack, "unpacking the bundle on " + node.name() + " failed: "

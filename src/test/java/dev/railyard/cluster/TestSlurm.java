@@ -18,7 +18,8 @@ import java.util.Map;
 final class TestSlurm implements AutoCloseable {
 
     static final Path SCRIPT = Path.of("scripts/testslurm.sh").toAbsolutePath();
-    static final Path DIR = Path.of("/tmp/railyard-testslurm-junit");
+    /** RY_TESTSLURM_DIR, with RY_TESTSLURM_PORT, keeps two test runs on one machine apart. */
+    static final Path DIR = Path.of(System.getenv().getOrDefault("RY_TESTSLURM_DIR", "/tmp/railyard-testslurm-junit"));
 
     static TestSlurm up() {
         List<String> missing = new ArrayList<>();

@@ -27,8 +27,9 @@ import java.util.function.Supplier;
                 "The tarball holds a Java runtime made with jlink (only the modules Railyard needs), this Railyard's "
                         + "jar and libraries, and bin/railyard to start it. Its name carries a hash of its contents: "
                         + "validate --launcher ssh copies it to each node that lacks that hash, into the node's "
-                        + "~/.cache/railyard/HASH, and runs it from there. Bundles are kept in the cache directory, "
-                        + "so the second call for the same version is instant."},
+                        + "~/.cache/railyard/HASH, and runs it from there; a version unused there for 14 days is "
+                        + "removed. Bundles are kept in the cache directory, so the second call for the same version "
+                        + "is instant."},
         footer = {"", "Examples:",
                 "  railyard bundle                         # ./railyard-HASH.tar.gz",
                 "  railyard bundle --out /shared/railyard.tar.gz",

@@ -9,8 +9,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -24,6 +25,8 @@ public final class SlurmLauncher implements Launcher {
 
     private static final Pattern GRANTED = Pattern.compile("Granted job allocation (\\d+)");
     private static final Duration SALLOC_WAIT = Duration.ofSeconds(60);
+    /** Removing the sbcast copy is a courtesy at close: it must not hold up the end of a run (or a Ctrl-C) long. */
+    private static final Duration REMOVE_WAIT = Duration.ofSeconds(20);
 
     private final ClusterSpec spec;
     private final RemoteRailyard railyard;
@@ -31,7 +34,8 @@ public final class SlurmLauncher implements Launcher {
     private final CommandRunner runner;
     private final boolean ownAllocation;
     private volatile String jobId;
-    private volatile Optional<String> broadcast = Optional.empty();
+    /** Where sbcast put the bundle on every node of the allocation; null before sbcast and after its removal. */
+    private final AtomicReference<String> broadcast = new AtomicReference<>();
     private final Map<String, String> railyardOnNode = new ConcurrentHashMap<>();
     private final RunningSteps running = new RunningSteps();
 
@@ -91,8 +95,7 @@ public final class SlurmLauncher implements Launcher {
     private StepResult prepareBundle(ClusterSpec.Node node, String job, Bundle bundle, Duration timeout)
             throws InterruptedException {
         long start = System.nanoTime();
-        StepResult probe = execute(node, job, List.of(), List.of("sh", "-c", NodeCache.PROBE, "railyard-probe",
-                bundle.hash()), timeout);
+        StepResult probe = execute(node, job, List.of(), NodeCache.probe(bundle.hash()), timeout);
         if (probe.status() != StepStatus.EXITED) return probe;
         var answer = NodeCache.parse(probe.stdout());
         if (probe.exitCode() != 0 || answer.isEmpty()) {
@@ -110,8 +113,7 @@ public final class SlurmLauncher implements Launcher {
             return new StepResult(node.name(), List.of(), StepStatus.LAUNCH_FAILED, -1, "", "", Duration.ZERO,
                     e.getMessage());
         }
-        StepResult unpack = execute(node, job, List.of(), List.of("sh", "-c", NodeCache.UNPACK, "railyard-unpack",
-                answer.get().dir(), copy), timeout);
+        StepResult unpack = execute(node, job, List.of(), NodeCache.unpack(answer.get().dir(), copy), timeout);
         if (unpack.status() != StepStatus.EXITED) return unpack;
         if (unpack.exitCode() != 0) {
             return RunningSteps.failed(node, unpack, "unpacking the bundle on " + node.name() + " failed: "
@@ -122,18 +124,41 @@ public final class SlurmLauncher implements Launcher {
                 + " (sbcast)");
     }
 
-    /** sbcast copies to every node of the allocation at once, so it runs once per launcher. */
+    /**
+     * sbcast copies to every node of the allocation at once, so it runs once per launcher. The file name is this
+     * launcher's own (hash and a random part): close removes it, which must not pull the tarball from under another
+     * Railyard of the same version unpacking in the same allocation.
+     */
     private synchronized String broadcast(String job, Bundle bundle, Duration timeout) {
-        if (broadcast.isPresent()) return broadcast.get();
-        String target = "/tmp/railyard-bundle-" + bundle.hash() + ".tar.gz";
+        String done = broadcast.get();
+        if (done != null) return done;
+        String target = "/tmp/railyard-bundle-" + bundle.hash() + "-"
+                + Integer.toHexString(ThreadLocalRandom.current().nextInt()) + ".tar.gz";
         CommandRunner.Result r = runner.run(List.of("sbcast", "--jobid=" + job, "--force",
                 bundle.tarball().toString(), target), timeout, Path.of("."), extraEnvironment());
         if (!r.ok()) {
             throw new IllegalStateException("sbcast of the bundle failed: "
                     + (r.notFound() ? r.startError() : r.stderr().strip()));
         }
-        broadcast = Optional.of(target);
+        broadcast.set(target);
         return target;
+    }
+
+    /**
+     * Removes the sbcast copy from every node of the allocation (sbcast wrote it to all of them, not only to the
+     * nodes of the spec), one task per node; the nodes unpacked it into their caches already. Best effort: a node
+     * that cannot run the step keeps the file in its /tmp, and nothing here fails the run.
+     */
+    private void removeBroadcast(String job) {
+        String target = broadcast.getAndSet(null);
+        if (target == null || job == null) return;
+        CommandRunner.Result nodes = runner.run(List.of("squeue", "-h", "-j", job, "-o", "%N"), REMOVE_WAIT,
+                Path.of("."), extraEnvironment());
+        String hostlist = nodes.stdout().strip();
+        if (!nodes.ok() || hostlist.isEmpty()) return;
+        runner.run(List.of("srun", "--jobid=" + job, "-w", hostlist, "--ntasks-per-node=1", "--overlap", "--quiet",
+                "--job-name=railyard-cleanup", "--time=1", "rm", "-f", target), REMOVE_WAIT, Path.of("."),
+                extraEnvironment());
     }
 
     @Override
@@ -197,11 +222,15 @@ public final class SlurmLauncher implements Launcher {
                 "could not start srun: " + e.getMessage() + " (install the Slurm client, slurm-client)");
     }
 
-    /** Stops every step still running; gives back the allocation this launcher asked for. */
+    /**
+     * Stops every step still running, removes the sbcast copy of the bundle from the nodes, and gives back the
+     * allocation this launcher asked for.
+     */
     @Override
     public void close() {
         running.closeAll();
         String job = jobId;
+        removeBroadcast(job);
         if (ownAllocation && job != null) {
             runner.run(List.of("scancel", job), Duration.ofSeconds(30), Path.of("."), extraEnvironment());
             jobId = null;

@@ -53,8 +53,7 @@ public final class SshLauncher implements Launcher {
     private StepResult prepareBundle(ClusterSpec.Node node, Bundle bundle, Duration timeout)
             throws InterruptedException {
         long start = System.nanoTime();
-        StepResult probe = execute(node, List.of(), List.of("sh", "-c", NodeCache.PROBE, "railyard-probe",
-                bundle.hash()), timeout);
+        StepResult probe = execute(node, List.of(), NodeCache.probe(bundle.hash()), timeout);
         if (probe.status() != StepStatus.EXITED) return probe;
         var answer = NodeCache.parse(probe.stdout());
         if (probe.exitCode() != 0 || answer.isEmpty()) {
@@ -82,7 +81,7 @@ public final class SshLauncher implements Launcher {
     private StepResult copy(ClusterSpec.Node node, Bundle bundle, String dir, Duration timeout)
             throws InterruptedException {
         SshCommand command = command(node);
-        String remote = PosixShellWords.join(List.of("sh", "-c", NodeCache.UNPACK, "railyard-unpack", dir, "-"));
+        String remote = PosixShellWords.join(NodeCache.unpack(dir, "-"));
         WrappedStep step;
         try {
             step = WrappedStep.feeding(node.name(), command, command.argv(remote, timeout), bundle.tarball());

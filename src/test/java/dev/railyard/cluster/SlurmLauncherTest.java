@@ -46,6 +46,7 @@ class SlurmLauncherTest {
     @Test
     void ownAllocationRunsRailyardFromTheSbcastBundleAndIsGivenBack() throws Exception {
         deleteTree(TestSlurm.DIR.resolve("cache")); // another test may have prepared the nodes already
+        for (Path leftover : TestSlurm.bundleCopies(bundle.hash())) Files.delete(leftover);
         String job;
         try (SlurmLauncher l = new SlurmLauncher(spec, new RemoteRailyard.FromBundle(bundle), slurm.environment(),
                 CommandRunner.system())) {
@@ -61,9 +62,35 @@ class SlurmLauncherTest {
             assertThat(r.status()).as(r.detail() + r.stderr()).isEqualTo(StepStatus.EXITED);
             assertThat(r.exitCode()).isZero();
             assertThat(r.stdout()).contains("railyard");
+            assertThat(TestSlurm.bundleCopies(bundle.hash())).as("sbcast's copy in the nodes' /tmp").hasSize(1);
         }
+        assertThat(TestSlurm.bundleCopies(bundle.hash())).as("close removes the sbcast copy").isEmpty();
         assertThat(slurm.slurm("squeue", "-h", "-j", job, "-o", "%T").stdout().strip())
                 .as("the allocation is given back").isIn("", "COMPLETING", "CANCELLED");
+    }
+
+    @Test
+    void closeRemovesTheSbcastCopyFromAnExistingAllocationAndLeavesTheAllocation() throws Exception {
+        deleteTree(TestSlurm.DIR.resolve("cache"));
+        for (Path leftover : TestSlurm.bundleCopies(bundle.hash())) Files.delete(leftover);
+        CommandRunner.Result alloc = slurm.slurm("salloc", "--no-shell", "-N2", "--immediate=30");
+        String job = alloc.stderr().replaceAll("(?s).*Granted job allocation (\\d+).*", "$1");
+        assertThat(job).as(alloc.stderr()).matches("\\d+");
+        Map<String, String> inside = new HashMap<>(slurm.environment());
+        inside.put("SLURM_JOB_ID", job);
+        try {
+            try (SlurmLauncher l = new SlurmLauncher(spec, new RemoteRailyard.FromBundle(bundle), inside,
+                    CommandRunner.system())) {
+                StepResult prepared = l.prepare(spec.node("n2").orElseThrow(), Duration.ofSeconds(120));
+                assertThat(prepared.detail()).as(prepared.stderr()).endsWith("(sbcast)");
+                assertThat(TestSlurm.bundleCopies(bundle.hash())).hasSize(1);
+            }
+            assertThat(TestSlurm.bundleCopies(bundle.hash())).as("close removes the sbcast copy").isEmpty();
+            assertThat(slurm.slurm("squeue", "-h", "-j", job, "-o", "%T").stdout().strip())
+                    .as("the allocation is not the launcher's to give back").isEqualTo("RUNNING");
+        } finally {
+            slurm.slurm("scancel", job);
+        }
     }
 
     private static void deleteTree(Path dir) throws java.io.IOException {

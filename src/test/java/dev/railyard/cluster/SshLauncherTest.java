@@ -61,6 +61,10 @@ class SshLauncherTest {
 
     @Test
     void prepareCopiesTheBundleOnceAndRunsRailyardFromTheNodesCache() throws Exception {
+        // versions another Railyard left on h2: the unpack and the probe remove the one unused for 30 days
+        Path cache = cluster.dir().resolve("h2/cache/railyard");
+        Path unused = oldVersion(cache.resolve("fedcba9876543210fedc"), 30);
+        Path recent = oldVersion(cache.resolve("aaaaaaaaaaaaaaaaaaaa"), 13);
         try (SshLauncher l = launcher()) {
             StepResult first = l.prepare(cluster.node("h2"), Duration.ofSeconds(120));
             assertThat(first.status()).as(first.detail() + first.stderr()).isEqualTo(StepStatus.EXITED);
@@ -69,10 +73,15 @@ class SshLauncherTest {
             assertThat(onNode.resolve("bin/railyard")).isExecutable();
             assertThat(cluster.dir().resolve("h1/cache/railyard").resolve(bundle.hash())
                     .resolve("bin/railyard")).as("only h2 was prepared").doesNotExist();
+            assertThat(unused).as("pruned by the unpack").doesNotExist();
+            assertThat(recent).exists();
 
+            oldVersion(unused, 30);
             StepResult again = new SshLauncher(cluster.spec(), new RemoteRailyard.FromBundle(bundle))
                     .prepare(cluster.node("h2"), Duration.ofSeconds(60));
             assertThat(again.detail()).isEqualTo("bundle " + bundle.hash() + " already at " + onNode);
+            assertThat(unused).as("pruned by the probe").doesNotExist();
+            assertThat(recent).exists();
 
             StepResult version = l.run(cluster.node("h2"), List.of("--version"), Duration.ofSeconds(60));
             assertThat(version.status()).as(version.stderr()).isEqualTo(StepStatus.EXITED);
@@ -93,6 +102,13 @@ class SshLauncherTest {
             assertThat(p.waitFor()).as(out).isZero();
             assertThat(out).contains("railyard");
         }
+    }
+
+    private static Path oldVersion(Path dir, int days) throws java.io.IOException {
+        Files.createDirectories(dir.resolve("bin"));
+        Files.setLastModifiedTime(dir, java.nio.file.attribute.FileTime.from(
+                java.time.Instant.now().minus(Duration.ofDays(days))));
+        return dir;
     }
 
     @Test

@@ -18,7 +18,8 @@ import java.util.Map;
 final class TestSlurm implements AutoCloseable {
 
     static final Path SCRIPT = Path.of("scripts/testslurm.sh").toAbsolutePath();
-    static final Path DIR = Path.of("/tmp/railyard-testslurm-junit");
+    /** RY_TESTSLURM_DIR, with RY_TESTSLURM_PORT, keeps two test runs on one machine apart. */
+    static final Path DIR = Path.of(System.getenv().getOrDefault("RY_TESTSLURM_DIR", "/tmp/railyard-testslurm-junit"));
 
     static TestSlurm up() {
         List<String> missing = new ArrayList<>();
@@ -64,12 +65,23 @@ final class TestSlurm implements AutoCloseable {
         if (!r.ok()) throw new IllegalStateException("testslurm.sh " + verb + " failed: " + r.stderr() + r.stdout());
     }
 
-    /** Stops the cluster and removes the bundles sbcast left in /tmp (both slurmd share this machine's /tmp). */
+    /** The sbcast copies of the bundle with this hash (or hash prefix) in /tmp, which both slurmd share. */
+    static List<Path> bundleCopies(String hash) {
+        List<Path> found = new ArrayList<>();
+        try (var copies = Files.newDirectoryStream(Path.of("/tmp"), "railyard-bundle-" + hash + "*.tar.gz")) {
+            copies.forEach(found::add);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return found;
+    }
+
+    /** Stops the cluster and removes the sbcast copies a failed test may have left in /tmp. */
     @Override
     public void close() {
         script("down");
-        try (var copies = Files.newDirectoryStream(Path.of("/tmp"), "railyard-bundle-*.tar.gz")) {
-            for (Path p : copies) Files.deleteIfExists(p);
+        try {
+            for (Path p : bundleCopies("")) Files.deleteIfExists(p);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

@@ -34,7 +34,9 @@ class ValidateOverSlurmTest {
         Assumptions.assumeTrue(Main.commandLine().getSubcommands().containsKey("validate"),
                 "railyard validate is not in this build yet");
         Bundle bundle = TestBundle.build();
+        String hash = Bundle.fromFile(bundle.tarball()).hash(); // what validate --bundle names it by
         try (TestSlurm slurm = TestSlurm.up()) {
+            for (Path leftover : TestSlurm.bundleCopies(hash)) Files.delete(leftover);
             Path spec = dir.resolve("cluster.yaml");
             Files.writeString(spec, """
                     cluster: railyardtest
@@ -71,6 +73,7 @@ class ValidateOverSlurmTest {
             }
             assertThat(slurm.slurm("squeue", "-h", "-o", "%i %T").stdout().strip())
                     .as("validate gave its allocation back").isEmpty();
+            assertThat(TestSlurm.bundleCopies(hash)).as("validate removed sbcast's copies from the nodes").isEmpty();
         }
     }
 }

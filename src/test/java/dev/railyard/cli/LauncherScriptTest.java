@@ -21,12 +21,7 @@ class LauncherScriptTest {
 
     @Test
     void withoutMavenTheFirstRunNamesItAndExitsThree() throws Exception {
-        Path checkout = Files.createDirectories(dir.resolve("checkout"));
-        Files.copy(Path.of("railyard"), checkout.resolve("railyard"), java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
-        Files.createDirectories(checkout.resolve("scripts"));
-        Files.copy(Path.of("scripts/find-java.sh"), checkout.resolve("scripts/find-java.sh"));
-        Files.createDirectories(checkout.resolve("src/main"));
-        Files.writeString(checkout.resolve("pom.xml"), "<project/>\n");
+        Path checkout = checkout();
         // a PATH with the few programs the launcher uses, and no mvn
         Path bin = Files.createDirectories(dir.resolve("bin"));
         for (String tool : List.of("bash", "dirname", "readlink", "find", "head", "grep", "rm")) {
@@ -51,12 +46,7 @@ class LauncherScriptTest {
     /** A jar rebuilt by hand (mvn package) after the AOT cache was trained: the JVM would ignore the cache silently. */
     @Test
     void anAotCacheOlderThanTheJarIsTrainedAgain() throws Exception {
-        Path checkout = Files.createDirectories(dir.resolve("checkout"));
-        Files.copy(Path.of("railyard"), checkout.resolve("railyard"), java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
-        Files.createDirectories(checkout.resolve("scripts"));
-        Files.copy(Path.of("scripts/find-java.sh"), checkout.resolve("scripts/find-java.sh"));
-        Files.createDirectories(checkout.resolve("src/main"));
-        Files.writeString(checkout.resolve("pom.xml"), "<project/>\n");
+        Path checkout = checkout();
         Path target = Files.createDirectories(checkout.resolve("target"));
         Path jar = railyardJar(target);
         Path aot = Files.writeString(target.resolve("railyard.aot"), "stale");
@@ -72,6 +62,17 @@ class LauncherScriptTest {
         assertThat(p.exitValue()).as(out).isZero();
         assertThat(Files.getLastModifiedTime(aot).compareTo(Files.getLastModifiedTime(jar))).isPositive();
         assertThat(Files.size(aot)).as("a trained cache, not the stale file").isGreaterThan(1_000_000);
+    }
+
+    /** A checkout with the launcher and what it reads, never built: no target/. */
+    private Path checkout() throws java.io.IOException {
+        Path checkout = Files.createDirectories(dir.resolve("checkout"));
+        Files.copy(Path.of("railyard"), checkout.resolve("railyard"), java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+        Files.createDirectories(checkout.resolve("scripts"));
+        Files.copy(Path.of("scripts/find-java.sh"), checkout.resolve("scripts/find-java.sh"));
+        Files.createDirectories(checkout.resolve("src/main"));
+        Files.writeString(checkout.resolve("pom.xml"), "<project/>\n");
+        return checkout;
     }
 
     /**

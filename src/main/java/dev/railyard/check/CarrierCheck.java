@@ -35,7 +35,7 @@ public final class CarrierCheck implements Check {
             } else if (changes > FLAP_THRESHOLD) {
                 out.add(Finding.of(ID, Severity.WARN, nd.name(), changes + " carrier changes", expected,
                         Fix.lines(Fix.note("the link flaps: reseat or replace the cable/transceiver and check the switch port"),
-                                "ip -s link show " + nd.name(), "ethtool " + nd.name())));
+                                "ip -s link show " + ShellWord.of(nd.name()), "ethtool " + ShellWord.of(nd.name()))));
             } else {
                 out.add(Finding.pass(ID, nd.name(), changes + " carrier changes", expected));
             }

@@ -68,7 +68,8 @@ public final class FabricNetdevCheck implements Check {
             var port = in.ports().stream().filter(p -> p.device().equals(ref.get().device()) && p.port() == ref.get().port()).findFirst();
             if (port.isEmpty()) {
                 MissingRdmaDevice why = in.inventory().rdmaDevices().stream().anyMatch(d -> d.name().equals(ref.get().device()))
-                        ? new MissingRdmaDevice("", "ls /sys/class/infiniband/" + ref.get().device() + "/ports/")
+                        ? new MissingRdmaDevice("", "ls " + ShellWord.of("/sys/class/infiniband/" + ref.get().device()
+                                + "/ports/"))
                         : MissingRdmaDevice.of(in, ref.get().device());
                 return Finding.of(ADDRESS, Severity.FAIL, name, "no such interface, and no RDMA port "
                         + ref.get().device() + ":" + ref.get().port() + " either", expected, why.remediation());
@@ -110,8 +111,9 @@ public final class FabricNetdevCheck implements Check {
             boolean mtuOk = nd.mtu().orElse(0) >= want;
             String observed = "mode " + nd.ipoibMode().orElse("?") + ", mtu " + nd.mtu().orElse(0);
             out.add(modeOk && mtuOk ? Finding.pass(MTU, nd.name(), observed, expected)
-                    : Finding.of(MTU, Severity.FAIL, nd.name(), observed, expected, "nmcli connection modify " + nd.name()
-                    + " infiniband.transport-mode connected infiniband.mtu " + want + " && nmcli connection up " + nd.name()));
+                    : Finding.of(MTU, Severity.FAIL, nd.name(), observed, expected, "nmcli connection modify "
+                    + ShellWord.of(nd.name()) + " infiniband.transport-mode connected infiniband.mtu " + want
+                    + " && nmcli connection up " + ShellWord.of(nd.name())));
             // nmcli both applies and persists: one line is the whole fix.
             return;
         }
@@ -126,7 +128,7 @@ public final class FabricNetdevCheck implements Check {
             return;
         }
         out.add(Finding.of(MTU, specMtu.isPresent() ? Severity.FAIL : Severity.WARN, nd.name(), String.valueOf(mtu), expected,
-                Fix.lines("ip link set dev " + nd.name() + " mtu " + want,
+                Fix.lines("ip link set dev " + ShellWord.of(nd.name()) + " mtu " + want,
                         Fix.netplanDropIn(nd.name(), "mtu", "mtu: " + want))));
     }
 
@@ -134,7 +136,7 @@ public final class FabricNetdevCheck implements Check {
         String oper = nd.operState().orElse("unknown");
         if (oper.equalsIgnoreCase("down")) {
             out.add(Finding.of(ADDRESS, Severity.FAIL, nd.name(), "operstate down", "up" + specAddress.map(a -> " with " + a).orElse(""),
-                    Fix.lines("ip link set dev " + nd.name() + " up",
+                    Fix.lines("ip link set dev " + ShellWord.of(nd.name()) + " up",
                             Fix.note("it stays up after a reboot once netplan configures it (the address fix below)"))));
             return;
         }
@@ -154,9 +156,10 @@ public final class FabricNetdevCheck implements Check {
         }
         Optional<String> cidr = specAddress.map(a -> RoceGidCheck.withPrefix(a, subnet)).filter(a -> a.contains("/"));
         out.add(Finding.of(ADDRESS, specAddress.isPresent() ? Severity.FAIL : Severity.WARN, nd.name(), observed, expected,
-                cidr.map(c -> Fix.lines("ip addr add " + c + " dev " + nd.name(),
+                cidr.map(c -> Fix.lines("ip addr add " + c + " dev " + ShellWord.of(nd.name()),
                                 Fix.netplanDropIn(nd.name(), "address", "addresses: [" + c + "]")))
                         .orElse(Fix.lines(Fix.note("give " + nd.name() + " its fabric address: bind it in the spec "
-                                + "(networks[].bind) and check again for the exact commands"), "ip -br addr show " + nd.name()))));
+                                + "(networks[].bind) and check again for the exact commands"),
+                                "ip -br addr show " + ShellWord.of(nd.name())))));
     }
 }

@@ -25,13 +25,17 @@ public final class Fix {
 
     /**
      * A netplan drop-in for one interface, written with printf so nothing is edited by hand; {@code body} is the
-     * YAML under the interface, each line already indented by 6 spaces.
+     * YAML under the interface, each line already indented by 6 spaces. An odd netdev name is quoted for YAML, for
+     * printf's format and for the shell, so it stays a name.
      */
     static String netplanDropIn(String netdev, String what, String... body) {
-        String file = "/etc/netplan/90-railyard-" + netdev + "-" + what + ".yaml";
-        StringBuilder yaml = new StringBuilder("network:\\n  version: 2\\n  ethernets:\\n    " + netdev + ":\\n");
+        String file = ShellWord.of("/etc/netplan/90-railyard-" + netdev + "-" + what + ".yaml");
+        String key = ShellWord.of(netdev).equals(netdev) ? netdev : "'" + netdev.replace("'", "''") + "'";
+        StringBuilder yaml = new StringBuilder("network:\\n  version: 2\\n  ethernets:\\n    "
+                + key.replace("\\", "\\\\").replace("%", "%%") + ":\\n");
         for (String b : body) yaml.append("      ").append(b).append("\\n");
-        return "printf '" + yaml + "' > " + file + " && chmod 600 " + file + " && netplan apply";
+        return "printf '" + yaml.toString().replace("'", "'\\''") + "' > " + file + " && chmod 600 " + file
+                + " && netplan apply";
     }
 
     /** Sets every core's governor to performance now (the node check's fix persists it). */

@@ -38,7 +38,7 @@ public final class GpuPcieLinkCheck implements Check {
             if (l.currentWidth() < l.maxWidth()) {
                 out.add(Finding.of(ID, Severity.WARN, subject, observed, expected,
                         Fix.lines(Fix.note("reseat the GPU or riser and check the slot's wiring"),
-                                "lspci -vv -s " + g.pciAddress() + " | grep -E 'LnkCap|LnkSta'")));
+                                "lspci -vv -s " + ShellWord.of(g.pciAddress()) + " | grep -E 'LnkCap|LnkSta'")));
             } else if (l.currentGen() < l.maxGen()) {
                 out.add(Finding.of(ID, Severity.INFO, subject, observed, expected,
                         Fix.lines(Fix.note("idle GPUs downtrain to save power; look again under load before acting"),

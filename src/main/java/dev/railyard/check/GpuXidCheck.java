@@ -45,7 +45,7 @@ public final class GpuXidCheck implements Check {
                     .reduce((a, b) -> b.severity().atLeast(a.severity()) ? b : a).orElseThrow();
             String observed = "Xid " + last.xid() + " (" + entry.name() + ") x" + group.size() + ", last"
                     + (last.timestamp().isEmpty() ? "" : " at " + last.timestamp()) + ": " + last.message();
-            String fix = entry.remediation(gpuIndex(in, last), in.node());
+            String fix = entry.remediation(ShellWord.of(gpuIndex(in, last)), ShellWord.of(in.node()));
             out.add(Finding.of(ID, entry.severity(), subject(in, last), observed, "no Xid errors",
                     entry.severity() == Severity.INFO ? "" : fix));
         }

@@ -53,8 +53,8 @@ public final class RdmaCountersCheck implements Check {
                 out.add(Finding.of(ID, Severity.WARN, p.ref(), String.join(", ", nonZero) + unreadText, expected,
                         Fix.lines(Fix.note("reseat or replace the cable/transceiver on " + p.ref()
                                         + ", then clear the counters and watch whether they rise again"),
-                                "perfquery -x -C " + p.device() + " -P " + p.port(),
-                                "perfquery -R -C " + p.device() + " -P " + p.port())));
+                                "perfquery -x -C " + ShellWord.of(p.device()) + " -P " + p.port(),
+                                "perfquery -R -C " + ShellWord.of(p.device()) + " -P " + p.port())));
             } else if (!unread.isEmpty()) {
                 // the kernel creates the port's PMA counters together: one missing or garbled hides its value
                 out.add(Finding.of(ID, Severity.UNKNOWN, p.ref(), read + " error counters 0" + unreadText, expected, ""));

@@ -69,7 +69,7 @@ public final class RdmaPortCheck implements Check {
                 out.add(Finding.of(STATE, Severity.FAIL, subject, ref.device() + " has no port " + ref.port()
                                 + " (ports: " + (ports.isEmpty() ? "none" : ports) + ")", expected,
                         Fix.lines(Fix.note("a single-port card, or the spec means another port"),
-                                "ls /sys/class/infiniband/" + ref.device() + "/ports/")));
+                                "ls " + ShellWord.of("/sys/class/infiniband/" + ref.device() + "/ports/"))));
                 continue;
             }
             MissingRdmaDevice why = MissingRdmaDevice.of(in, ref.device());
@@ -91,7 +91,8 @@ public final class RdmaPortCheck implements Check {
         Severity sev = bound || s.code() != 1 ? Severity.FAIL : Severity.WARN;
         return Finding.of(STATE, sev, p.ref(), observed, expected,
                 Fix.lines(Fix.note("check the cable and the peer, and that you test the cabled port (ib_write_bw --ib-port="
-                                + p.port() + ")"), "ibv_devinfo -d " + p.device() + " | grep -E 'port:|state'"));
+                                + p.port() + ")"),
+                        "ibv_devinfo -d " + ShellWord.of(p.device()) + " | grep -E 'port:|state'"));
     }
 
     private static Finding phys(RdmaPort p, boolean bound, boolean unusedBySpec) {
@@ -106,17 +107,23 @@ public final class RdmaPortCheck implements Check {
         String fix;
         if (name.contains("polling")) {
             fix = Fix.lines(Fix.note("no cable or no peer: seat the QSFP cable/DAC on both ends and enable the peer port"),
-                    "cat /sys/class/infiniband/" + p.device() + "/ports/" + p.port() + "/phys_state");
+                    "cat " + ShellWord.of(portDir(p) + "phys_state"));
         } else if (name.contains("disabled")) {
             fix = p.isInfiniband()
-                    ? "ibportstate -C " + p.device() + " -P " + p.port() + " " + p.lid().orElse(0) + " " + p.port() + " enable"
-                    : "for n in /sys/class/infiniband/" + p.device() + "/ports/" + p.port()
-                            + "/gid_attrs/ndevs/*; do ip link set dev \"$(cat \"$n\")\" up; done 2>/dev/null";
+                    ? "ibportstate -C " + ShellWord.of(p.device()) + " -P " + p.port() + " " + p.lid().orElse(0) + " "
+                            + p.port() + " enable"
+                    : "for n in " + ShellWord.of(portDir(p) + "gid_attrs/ndevs/")
+                            + "*; do ip link set dev \"$(cat \"$n\")\" up; done 2>/dev/null";
         } else {
             fix = Fix.lines(Fix.note("the link is training or recovering: look again in a few seconds; if it stays, "
-                    + "replace the cable"), "cat /sys/class/infiniband/" + p.device() + "/ports/" + p.port() + "/phys_state");
+                    + "replace the cable"), "cat " + ShellWord.of(portDir(p) + "phys_state"));
         }
         return Finding.of(PHYS, bound ? Severity.FAIL : Severity.WARN, p.ref(), observed, expected, fix);
+    }
+
+    /** The port's sysfs directory as a fix names it, with its trailing slash. */
+    private static String portDir(RdmaPort p) {
+        return "/sys/class/infiniband/" + p.device() + "/ports/" + p.port() + "/";
     }
 
     private static java.util.Optional<Finding> sm(RdmaPort p) {

@@ -20,9 +20,11 @@ import java.util.Optional;
 public final class RdmaRateCheck implements Check {
 
     static final String ID = CheckId.RDMA_PORT_RATE.id();
-    // A bad cable negotiating 10G on a 40G link is the usual cause (seen on ConnectX-3 Pro back-to-back).
-    static final String CABLE = Fix.lines(Fix.note("replace the QSFP+ cable/DAC with a known-good one, then look again:"),
-            "cat /sys/class/infiniband/%s/ports/%d/rate");
+    /** A bad cable negotiating 10G on a 40G link is the usual cause (seen on ConnectX-3 Pro back-to-back). */
+    static String cable(RdmaPort p) {
+        return Fix.lines(Fix.note("replace the QSFP+ cable/DAC with a known-good one, then look again:"),
+                "cat " + ShellWord.of("/sys/class/infiniband/" + p.device() + "/ports/" + p.port() + "/rate"));
+    }
 
     @Override
     public String id() {
@@ -41,7 +43,7 @@ public final class RdmaRateCheck implements Check {
                 out.add(Finding.unknown(ID, p.ref(), p.rate(), specRate.map(r -> fmt(r) + " Gb/sec").orElse("full rate")));
                 continue;
             }
-            String fix = String.format(Locale.ROOT, CABLE, p.device(), p.port());
+            String fix = cable(p);
             if (specRate.isPresent()) {
                 String expected = fmt(specRate.get()) + " Gb/sec (spec)";
                 out.add(rate.gbps() + 1e-9 < specRate.get()

@@ -46,7 +46,8 @@ public final class RoceGidCheck implements Check {
                 out.add(Finding.of(ID, Severity.WARN, p.ref(), netdev.orElse("its netdev") + " has no IPv4 address",
                         "a RoCE v2 GID for the port's IPv4 address",
                         Fix.lines(Fix.note("give the port's netdev its fabric address: bind it in the spec (networks[].bind) "
-                                + "and check again for the exact commands"), "rdma link show " + p.device() + "/" + p.port())));
+                                + "and check again for the exact commands"),
+                                "rdma link show " + ShellWord.of(p.device() + "/" + p.port()))));
                 continue;
             }
             Optional<String> specCidr = bound.flatMap(b -> b.binding().address().map(a -> withPrefix(a, b.network().subnet())));
@@ -61,14 +62,15 @@ public final class RoceGidCheck implements Check {
         Optional<Gid> v2 = forAddr.stream().filter(g -> g.type().optional().map(t -> t == GidType.ROCE_V2).orElse(false)).findFirst();
         if (v2.isPresent()) {
             return new Finding(ID, Severity.PASS, p.ref(), "GID index " + v2.get().index() + " = RoCE v2 " + v2.get().gid(),
-                    expected, "ib_write_bw --ib-dev=" + p.device() + " --ib-port=" + p.port() + " --gid-index=" + v2.get().index());
+                    expected, "ib_write_bw --ib-dev=" + ShellWord.of(p.device()) + " --ib-port=" + p.port()
+                            + " --gid-index=" + v2.get().index());
         }
         Optional<Gid> untyped = forAddr.stream().filter(g -> !g.type().isPresent()).findFirst();
         if (untyped.isPresent()) {
             return new Finding(ID, Severity.UNKNOWN, p.ref(), "GID index " + untyped.get().index() + " = " + untyped.get().gid()
                     + ", type " + untyped.get().type().describe(), expected,
-                    "cat /sys/class/infiniband/" + p.device() + "/ports/" + p.port()
-                            + "/gid_attrs/types/" + untyped.get().index());
+                    "cat " + ShellWord.of("/sys/class/infiniband/" + p.device() + "/ports/" + p.port()
+                            + "/gid_attrs/types/" + untyped.get().index()));
         }
         if (!forAddr.isEmpty()) {
             return Finding.of(ID, Severity.FAIL, p.ref(), "only RoCE v1 GID index " + forAddr.getFirst().index()
@@ -79,10 +81,12 @@ public final class RoceGidCheck implements Check {
                             "modprobe -r mlx4_ib mlx4_en mlx4_core && modprobe mlx4_core && modprobe mlx4_en && modprobe mlx4_ib"));
         }
         // The GID table follows the netdev's addresses: adding the spec's address adds its GIDs.
+        String dev = ShellWord.of(netdev);
         String fix = specAddress.filter(a -> a.contains("/"))
-                .map(c -> Fix.lines("ip addr add " + c + " dev " + netdev, Fix.netplanDropIn(netdev, "address", "addresses: [" + c + "]")))
+                .map(c -> Fix.lines("ip addr add " + c + " dev " + dev,
+                        Fix.netplanDropIn(netdev, "address", "addresses: [" + c + "]")))
                 .orElse(Fix.lines(Fix.note(addr + " is on " + netdev + " but not in the GID table: bounce the link to rebuild it"),
-                        "ip link set dev " + netdev + " down && ip link set dev " + netdev + " up"));
+                        "ip link set dev " + dev + " down && ip link set dev " + dev + " up"));
         return Finding.of(ID, Severity.FAIL, p.ref(), "no GID for " + addr + " (" + p.gids().size() + " GIDs)", expected, fix);
     }
 

@@ -38,7 +38,8 @@ public final class XidCatalog {
         /**
          * The action, then the code's own advice, one command a line: what `check` (gpu.xid) and `diagnose` both
          * print. {@code gpu} is what {@code nvidia-smi -i} takes (an index or a PCI bus ID), {@code node} the node's
-         * name (diagnose, which does not know it, gives {@code $(hostname -s)}).
+         * name (diagnose, which does not know it, gives {@code $(hostname -s)}); both go in as shell words, so a
+         * name from the machine comes quoted ({@link ShellWord}).
          */
         public String remediation(String gpu, String node) {
             String action = this.action.text.replace("{gpu}", gpu).replace("{node}", node);

@@ -2,22 +2,17 @@ package dev.railyard.apply;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.railyard.cli.Main;
+import dev.railyard.cli.CliRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,33 +26,15 @@ class ApplyAcrossNodesLocalTest {
     private static final String S4 = "examples/s4-h100-hdr.yaml";
     private static final List<String> NODES = List.of("compute01", "compute02", "compute03");
 
-    private record Run(int code, String out, String err) {}
-
-    private static Run run(String... args) {
-        CommandLine cl = Main.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        return new Run(cl.execute(args), out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
-    private static Run onNodes(Path dir, String... more) {
+    private static CliRun onNodes(Path dir, String... more) {
         List<String> args = new ArrayList<>(List.of("apply", "--spec", S4, "--nodes", String.join(",", NODES),
                 "--launcher", "local", "--root", dir + "/{node}"));
         args.addAll(List.of(more));
         return run(args.toArray(String[]::new));
-    }
-
-    private static Map<String, String> snapshot(Path root) throws IOException {
-        Map<String, String> files = new TreeMap<>();
-        try (Stream<Path> all = Files.walk(root)) {
-            for (Path p : all.filter(Files::isRegularFile).toList()) {
-                files.put(root.relativize(p).toString(),
-                        PosixFilePermissions.toString(Files.getPosixFilePermissions(p)) + "\n" + Files.readString(p));
-            }
-        }
-        return files;
     }
 
     private static void roots(Path dir) throws IOException {
@@ -81,24 +58,24 @@ class ApplyAcrossNodesLocalTest {
     @Test
     void dryRunShowsEachNodesOwnDiffAndWritesNothing(@TempDir Path dir) throws IOException {
         roots(dir);
-        Map<String, String> before = snapshot(dir);
-        Run r = onNodes(dir);
+        Map<String, String> before = TreeSnapshot.of(dir);
+        CliRun r = onNodes(dir);
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         for (String n : NODES) {
             assertThat(r.out()).contains("== " + n + ": COMPLETED\n");
-            Run own = run("apply", "--spec", S4, "--node", n, "--root", dir.resolve(n).toString());
+            CliRun own = run("apply", "--spec", S4, "--node", n, "--root", dir.resolve(n).toString());
             // the rendered files name the spec file in their header: the same through the launcher as here
             assertThat(section(r.out(), n)).isEqualTo(own.out());
         }
         assertThat(r.out()).contains("apply (dry-run) through the local launcher: 3 of 3 node(s) done, 42 file(s) would change\n");
-        assertThat(snapshot(dir)).isEqualTo(before);
+        assertThat(TreeSnapshot.of(dir)).isEqualTo(before);
     }
 
     @Test
     void applyBacksUpOnEveryNodeAndUndoRestoresEveryNode(@TempDir Path dir) throws IOException {
         roots(dir);
-        Map<String, String> before = snapshot(dir);
-        Run applied = onNodes(dir, "--apply", "--format", "json");
+        Map<String, String> before = TreeSnapshot.of(dir);
+        CliRun applied = onNodes(dir, "--apply", "--format", "json");
         assertThat(applied.code()).as(applied.out() + applied.err()).isZero();
         JsonNode doc = new ObjectMapper().readTree(applied.out());
         assertThat(doc.get("schemaVersion").asInt()).isEqualTo(1);
@@ -122,13 +99,13 @@ class ApplyAcrossNodesLocalTest {
             }
         }
 
-        Run again = onNodes(dir);
+        CliRun again = onNodes(dir);
         assertThat(again.out()).contains("3 of 3 node(s) done, 0 file(s) would change\n");
 
-        Run undo = onNodes(dir, "--undo");
+        CliRun undo = onNodes(dir, "--undo");
         assertThat(undo.code()).as(undo.out() + undo.err()).isZero();
         for (String n : NODES) assertThat(section(undo.out(), n)).contains("restored 1 file(s), removed 13 created file(s)");
-        Map<String, String> after = snapshot(dir);
+        Map<String, String> after = TreeSnapshot.of(dir);
         after.keySet().removeIf(p -> p.contains("var/backups/railyard"));
         assertThat(after).isEqualTo(before);
     }
@@ -137,7 +114,7 @@ class ApplyAcrossNodesLocalTest {
     void aNodeWhoseApplyFailsIsNamedWithItsCode(@TempDir Path dir) throws IOException {
         roots(dir);
         Files.setPosixFilePermissions(dir.resolve("compute02/etc/hosts"), PosixFilePermissions.fromString("r--r--r--"));
-        Run r = onNodes(dir, "--apply");
+        CliRun r = onNodes(dir, "--apply");
         assertThat(r.code()).as(r.out() + r.err()).isEqualTo(2);
         assertThat(r.out()).contains("== compute02: FAILED: apply exited 2: railyard: /etc/hosts is read-only (mode 0444)")
                 .contains("== compute01: COMPLETED").contains("== compute03: COMPLETED")
@@ -148,13 +125,13 @@ class ApplyAcrossNodesLocalTest {
 
     @Test
     void usageMistakesAcrossNodesAreOneLine() {
-        Run both = run("apply", "--spec", S4, "--node", "compute01", "--nodes", "all");
+        CliRun both = run("apply", "--spec", S4, "--node", "compute01", "--nodes", "all");
         assertThat(both.code()).isEqualTo(2);
         assertThat(both.err()).contains("--node names this node; across nodes use --nodes");
-        Run unknown = run("apply", "--spec", S4, "--nodes", "compute01,nosuch", "--launcher", "local");
+        CliRun unknown = run("apply", "--spec", S4, "--nodes", "compute01,nosuch", "--launcher", "local");
         assertThat(unknown.code()).isEqualTo(2);
         assertThat(unknown.err()).contains("node nosuch is not in the spec");
-        Run noSpec = run("apply", "--nodes", "all", "--undo");
+        CliRun noSpec = run("apply", "--nodes", "all", "--undo");
         assertThat(noSpec.code()).isEqualTo(2);
         assertThat(noSpec.err()).contains("--nodes needs --spec");
     }

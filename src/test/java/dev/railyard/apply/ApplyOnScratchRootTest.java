@@ -1,21 +1,17 @@
 package dev.railyard.apply;
 
-import dev.railyard.cli.Main;
+import dev.railyard.cli.CliRun;
 import dev.railyard.platform.CommandRunner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,33 +27,14 @@ class ApplyOnScratchRootTest {
     private static final String S4 = "examples/s4-h100-hdr.yaml";
     private static final String OLD_HOSTS = "127.0.0.1 localhost\n10.0.1.11 compute01\n";
 
-    private record Run(int code, String out, String err) {}
-
-    private static Run run(String... args) {
-        CommandLine cl = Main.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        return new Run(cl.execute(args), out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
-    private static Run apply(Path root, String... more) {
+    private static CliRun apply(Path root, String... more) {
         List<String> args = new java.util.ArrayList<>(List.of("apply", "--spec", S4, "--node", "compute01", "--root", root.toString()));
         args.addAll(List.of(more));
         return run(args.toArray(String[]::new));
-    }
-
-    /** Every regular file under the root with its text and mode: the whole state a failed apply must leave alone. */
-    private static Map<String, String> snapshot(Path root) throws IOException {
-        Map<String, String> files = new TreeMap<>();
-        try (Stream<Path> all = Files.walk(root)) {
-            for (Path p : all.filter(Files::isRegularFile).toList()) {
-                files.put(root.relativize(p).toString(),
-                        PosixFilePermissions.toString(Files.getPosixFilePermissions(p)) + "\n" + Files.readString(p));
-            }
-        }
-        return files;
     }
 
     private static Path withOldHosts(Path root) throws IOException {
@@ -69,20 +46,20 @@ class ApplyOnScratchRootTest {
     @Test
     void dryRunPrintsTheDiffAndWritesNothing(@TempDir Path root) throws IOException {
         withOldHosts(root);
-        Map<String, String> before = snapshot(root);
-        Run r = apply(root);
+        Map<String, String> before = TreeSnapshot.of(root);
+        CliRun r = apply(root);
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("--- /etc/hosts\n+++ /etc/hosts\n").contains("-10.0.1.11 compute01\n")
                 .contains("+10.0.1.18\tcompute08\n").contains("--- /dev/null\n+++ /etc/nccl.conf\n")
                 .contains("file(s) would change under " + root + "; run with --apply");
-        assertThat(snapshot(root)).isEqualTo(before);
+        assertThat(TreeSnapshot.of(root)).isEqualTo(before);
     }
 
     @Test
     void applyWritesBacksUpAndUndoRestores(@TempDir Path root) throws IOException {
         withOldHosts(root);
-        Map<String, String> before = snapshot(root);
-        Run r = apply(root, "--apply");
+        Map<String, String> before = TreeSnapshot.of(root);
+        CliRun r = apply(root, "--apply");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("next on the node (netplan changed): netplan apply")
                 .contains("next on the node (systemd units changed): systemctl daemon-reload")
@@ -97,13 +74,13 @@ class ApplyOnScratchRootTest {
             assertThat(all.map(Path::toString)).noneMatch(p -> p.endsWith(Installer.TMP_SUFFIX));
         }
 
-        Run again = apply(root);
+        CliRun again = apply(root);
         assertThat(again.out()).startsWith("0 of ");
 
-        Run undo = run("apply", "--undo", "--root", root.toString());
+        CliRun undo = run("apply", "--undo", "--root", root.toString());
         assertThat(undo.code()).as(undo.err()).isZero();
         assertThat(undo.out()).contains("restored 1 file(s)");
-        Map<String, String> after = snapshot(root);
+        Map<String, String> after = TreeSnapshot.of(root);
         after.keySet().removeIf(p -> p.startsWith(Backups.DIR));
         assertThat(after).isEqualTo(before);
         assertThat(run("apply", "--undo", "--root", root.toString()).code()).isEqualTo(2);
@@ -113,11 +90,11 @@ class ApplyOnScratchRootTest {
     void aReadOnlyFileStopsTheWholeApplyBeforeAnythingIsWritten(@TempDir Path root) throws IOException {
         withOldHosts(root);
         Files.setPosixFilePermissions(root.resolve("etc/hosts"), PosixFilePermissions.fromString("r--r--r--"));
-        Map<String, String> before = snapshot(root);
-        Run r = apply(root, "--apply");
+        Map<String, String> before = TreeSnapshot.of(root);
+        CliRun r = apply(root, "--apply");
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).contains("/etc/hosts is read-only (mode 0444): nothing was changed").contains("chmod u+w");
-        assertThat(snapshot(root)).isEqualTo(before);
+        assertThat(TreeSnapshot.of(root)).isEqualTo(before);
         assertThat(root.resolve("var")).doesNotExist();
         assertThat(root.resolve("etc/netplan")).doesNotExist();
     }
@@ -140,11 +117,11 @@ class ApplyOnScratchRootTest {
         }
         try {
             withOldHosts(mnt);
-            Map<String, String> before = snapshot(mnt);
-            Run r = apply(mnt, "--apply");
+            Map<String, String> before = TreeSnapshot.of(mnt);
+            CliRun r = apply(mnt, "--apply");
             assertThat(r.code()).as(r.out() + r.err()).isEqualTo(3);
             assertThat(r.err()).contains("no space left under " + mnt).contains("nothing was changed");
-            assertThat(snapshot(mnt)).isEqualTo(before);
+            assertThat(TreeSnapshot.of(mnt)).isEqualTo(before);
             try (Stream<Path> all = Files.walk(mnt)) {
                 assertThat(all.filter(Files::isDirectory).map(p -> mnt.relativize(p).toString())).containsExactlyInAnyOrder("", "etc");
             }

@@ -7,8 +7,6 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -17,14 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** railyard check end to end on a tree (collectors may still be stubs: the tree holds a hostname and a dmesg). */
 class CheckCommandTest {
 
-    private record Run(int code, String out, String err) {}
-
-    private static Run run(CommandLine cl, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        return new Run(cl.execute(args), out.toString(), err.toString());
+    private static CliRun run(CommandLine cl, String... args) {
+        return CliRun.on(cl, args);
     }
 
     private static Path tree(Path dir, boolean withXid79) throws IOException {
@@ -38,7 +30,7 @@ class CheckCommandTest {
 
     @Test
     void emptyTreeExitsZeroAndPrintsTheSummary(@TempDir Path dir) throws IOException {
-        Run r = run(Main.commandLine(), "check", "--root", tree(dir, false).toString());
+        CliRun r = run(Main.commandLine(), "check", "--root", tree(dir, false).toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).startsWith("Checks on gpuserver1").contains(" FAIL, ");
     }
@@ -46,10 +38,10 @@ class CheckCommandTest {
     @Test
     void aFailFindingExitsOneAndOnlyFilters(@TempDir Path dir) throws IOException {
         Path root = tree(dir, true);
-        Run r = run(Main.commandLine(), "check", "--root", root.toString(), "--format", "json", "--only", "gpu.xid");
+        CliRun r = run(Main.commandLine(), "check", "--root", root.toString(), "--format", "json", "--only", "gpu.xid");
         assertThat(r.code()).isEqualTo(ExitCodes.FAIL_FINDING);
         assertThat(r.out()).contains("\"id\" : \"gpu.xid\"").contains("GPU at PCI:0000:3b:00").doesNotContain("host.");
-        Run junit = run(Main.commandLine(), "check", "--root", root.toString(), "--format", "junit");
+        CliRun junit = run(Main.commandLine(), "check", "--root", root.toString(), "--format", "junit");
         assertThat(junit.out()).contains("<failure type=\"FAIL\"");
     }
 
@@ -59,7 +51,7 @@ class CheckCommandTest {
         assertThat(run(Main.commandLine(), "check", "--root", root.toString(), "--spec", dir.resolve("nope.yaml").toString()).code())
                 .isEqualTo(ExitCodes.USAGE);
         Path spec = Files.writeString(dir.resolve("cluster.yaml"), "cluster: x\n");
-        Run incomplete = run(Main.commandLine(), "check", "--root", root.toString(), "--spec", spec.toString());
+        CliRun incomplete = run(Main.commandLine(), "check", "--root", root.toString(), "--spec", spec.toString());
         assertThat(incomplete.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(incomplete.err()).contains("cluster.yaml");
         SpecLoader malformed = f -> {
@@ -73,7 +65,7 @@ class CheckCommandTest {
     @Test
     void onlyThatMatchesNoCheckIsAUsageErrorListingThePrefixes(@TempDir Path dir) throws IOException {
         Path root = tree(dir, false);
-        Run r = run(Main.commandLine(), "check", "--root", root.toString(), "--only", "gpu.xid,rdam.");
+        CliRun r = run(Main.commandLine(), "check", "--root", root.toString(), "--only", "gpu.xid,rdam.");
         assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("--only rdam. matches no check").contains("rdma.ib.sm, rdma.lag")
                 .contains("gpu, gpu.ecc.uncorrected");
@@ -84,7 +76,7 @@ class CheckCommandTest {
     @Test
     void aRootThatIsNotACaptureIsAUsageError(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("notes.txt"), "not a capture\n");
-        Run r = run(Main.commandLine(), "check", "--root", dir.toString());
+        CliRun r = run(Main.commandLine(), "check", "--root", dir.toString());
         assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("is not a capture").contains("sys/, proc/, railyard/");
         assertThat(run(Main.commandLine(), "inventory", "--root", dir.toString()).code()).isEqualTo(ExitCodes.USAGE);
@@ -96,11 +88,11 @@ class CheckCommandTest {
     @Test
     void whatCouldNotBeJudgedIsInTheSummaryAndTheJson(@TempDir Path dir) throws IOException {
         Path root = tree(dir, false);
-        Run text = run(Main.commandLine(), "check", "--root", root.toString());
+        CliRun text = run(Main.commandLine(), "check", "--root", root.toString());
         assertThat(text.out()).contains("NOT JUDGED (3)").contains("  gpu   no GPU found")
                 .contains("  rdma  no RDMA device in /sys/class/infiniband")
                 .containsPattern("\\n0 FAIL, .* PASS; not judged: gpu, rdma, spec\\n$");
-        Run json = run(Main.commandLine(), "check", "--root", root.toString(), "--format", "json");
+        CliRun json = run(Main.commandLine(), "check", "--root", root.toString(), "--format", "json");
         var doc = dev.railyard.report.Json.mapper().readTree(json.out());
         assertThat(doc.get("node").asText()).isEqualTo("gpuserver1");
         assertThat(doc.at("/summary/FAIL").asInt()).isZero();
@@ -118,10 +110,10 @@ class CheckCommandTest {
     void aHostnameThatIsNotInTheSpecIsSaidOnStderr(@TempDir Path dir) throws IOException {
         Path root = tree(dir, false);
         Files.writeString(root.resolve("proc/sys/kernel/hostname"), "lab-box\n");
-        Run r = run(Main.commandLine(), "check", "--root", root.toString(), "--spec", "examples/s1-homelab-v100-roce.yaml");
+        CliRun r = run(Main.commandLine(), "check", "--root", root.toString(), "--spec", "examples/s1-homelab-v100-roce.yaml");
         assertThat(r.err()).contains("hostname 'lab-box' is not a node of examples/s1-homelab-v100-roce.yaml")
                 .contains("--node NAME (one of: gpuserver1, gpuserver2)");
-        Run named = run(Main.commandLine(), "check", "--root", root.toString(), "--spec",
+        CliRun named = run(Main.commandLine(), "check", "--root", root.toString(), "--spec",
                 "examples/s1-homelab-v100-roce.yaml", "--node", "gpuserver1");
         assertThat(named.err()).doesNotContain("is not a node of");
     }

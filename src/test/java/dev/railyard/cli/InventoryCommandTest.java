@@ -5,11 +5,8 @@ import dev.railyard.report.InventoryTextTrees;
 import dev.railyard.report.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,21 +16,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** railyard inventory end to end through Main's command line, on real captured trees and on an empty node. */
 class InventoryCommandTest {
 
-    private record Run(int code, String out, String err) {}
-
-    private static Run run(String... args) {
-        CommandLine cl = Main.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        return new Run(cl.execute(args), out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     @Test
     void textOfTheNodeExporterTree(@TempDir Path dir) throws IOException {
         Path root = InventoryTextTrees.nodeExporter(dir);
-        Run r = run("inventory", "--root", root.toString());
+        CliRun r = run("inventory", "--root", root.toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.err()).isEmpty();
         assertThat(r.out()).startsWith("Node unknown  root " + root + "  at ")
@@ -46,7 +36,7 @@ class InventoryCommandTest {
     @Test
     void anEmptyNodeSaysNoneFoundAndExitsZero(@TempDir Path dir) throws IOException {
         java.nio.file.Files.createDirectories(dir.resolve("sys"));
-        Run r = run("inventory", "--root", dir.toString());
+        CliRun r = run("inventory", "--root", dir.toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("GPUs (0)", "RDMA (0 devices, 0 ports)", "Network (0 interfaces)", "PCIe (0 GPUs, 0 NICs)",
                 "NVMe (0)   none found");
@@ -57,7 +47,7 @@ class InventoryCommandTest {
     @Test
     void jsonOfTheProcfsTreeParsesWithTheModelsKeys(@TempDir Path dir) throws IOException {
         Path root = InventoryTextTrees.procfs(dir);
-        Run r = run("inventory", "--root", root.toString(), "--format", "json");
+        CliRun r = run("inventory", "--root", root.toString(), "--format", "json");
         assertThat(r.code()).as(r.err()).isZero();
         JsonNode json = Json.mapper().readTree(r.out());
         List<String> keys = new ArrayList<>();
@@ -82,7 +72,7 @@ class InventoryCommandTest {
 
     @Test
     void junitFormatIsAUsageError(@TempDir Path dir) {
-        Run r = run("inventory", "--root", dir.toString(), "--format", "junit");
+        CliRun r = run("inventory", "--root", dir.toString(), "--format", "junit");
         assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.out()).isEmpty();
     }

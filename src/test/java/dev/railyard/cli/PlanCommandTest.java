@@ -3,30 +3,20 @@ package dev.railyard.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.railyard.report.Json;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** railyard plan end to end: text with formula and inputs, JSON for scripts, usage errors exit 2. */
 class PlanCommandTest {
 
-    private record Run(int code, String out, String err) {}
-
-    private static Run run(String... args) {
-        CommandLine cl = Main.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        return new Run(cl.execute(args), out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     @Test
     void powerTextShowsFormulaInputsAndTheSeedsNumber() {
-        Run r = run("plan", "power", "--nodes", "8", "--gpus-per-node", "8", "--gpu-watts", "700");
+        CliRun r = run("plan", "power", "--nodes", "8", "--gpus-per-node", "8", "--gpu-watts", "700");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).startsWith("plan power\nformula:\n  gpu_power = nodes x gpus_per_node x gpu_watts\n")
                 .contains("inputs:\n  nodes ").containsPattern("\n  gpu_power +44.8 kW\n");
@@ -34,7 +24,7 @@ class PlanCommandTest {
 
     @Test
     void jsonCarriesEveryResult() throws Exception {
-        Run r = run("plan", "allreduce", "--gpus", "64", "--size", "100M", "--fabric", "ib-hdr", "--format", "json");
+        CliRun r = run("plan", "allreduce", "--gpus", "64", "--size", "100M", "--fabric", "ib-hdr", "--format", "json");
         assertThat(r.code()).as(r.err()).isZero();
         JsonNode json = Json.mapper().readTree(r.out());
         assertThat(json.get("calculator").asText()).isEqualTo("plan allreduce");
@@ -44,7 +34,7 @@ class PlanCommandTest {
 
     @Test
     void badInputsExitTwo() {
-        Run fabric = run("plan", "allreduce", "--gpus", "8", "--fabric", "ethernet");
+        CliRun fabric = run("plan", "allreduce", "--gpus", "8", "--fabric", "ethernet");
         assertThat(fabric.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(fabric.err()).contains("--fabric ethernet is not known").contains("ib-hdr");
         assertThat(run("plan", "power", "--nodes", "0", "--gpus-per-node", "8", "--gpu-watts", "700").code()).isEqualTo(ExitCodes.USAGE);

@@ -3,11 +3,8 @@ package dev.railyard.cli;
 import dev.railyard.report.InventoryTextTrees;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -17,20 +14,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** railyard render end to end: files and modes under --out, every node without --node, usage errors exit 2. */
 class RenderCommandTest {
 
-    private record Run(int code, String out, String err) {}
-
-    private static Run run(String... args) {
-        CommandLine cl = Main.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        return new Run(cl.execute(args), out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     @Test
     void oneNodeLandsUnderOutWithItsModes(@TempDir Path dir) throws IOException {
-        Run r = run("render", "--spec", "examples/s1-homelab-v100-roce.yaml", "--node", "gpuserver2", "--out", dir.toString());
+        CliRun r = run("render", "--spec", "examples/s1-homelab-v100-roce.yaml", "--node", "gpuserver2", "--out", dir.toString());
         assertThat(r.code()).as(r.err()).isZero();
         Path netplan = dir.resolve("etc/netplan/60-railyard-fabric.yaml");
         assertThat(Files.readString(netplan)).contains("- 10.0.0.2/24");
@@ -57,17 +47,17 @@ class RenderCommandTest {
                     link_layer: ethernet
                     bind: {pod1: {netdev: net1, rdma: "mlx5_0:1", address: 10.152.0.12}}
                 """);
-        Run r = run("render", "--spec", spec.toString(), "--node", "pod1", "--root", root.toString(), "--out", dir.resolve("out").toString());
+        CliRun r = run("render", "--spec", spec.toString(), "--node", "pod1", "--root", root.toString(), "--out", dir.resolve("out").toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(Files.readString(dir.resolve("out/etc/nccl.conf"))).contains("\nNCCL_IB_GID_INDEX=7\n");
     }
 
     @Test
     void usageErrorsExitTwoWithOneLine(@TempDir Path dir) {
-        Run unknown = run("render", "--spec", "examples/s1-homelab-v100-roce.yaml", "--node", "gpuserver9", "--out", dir.toString());
+        CliRun unknown = run("render", "--spec", "examples/s1-homelab-v100-roce.yaml", "--node", "gpuserver9", "--out", dir.toString());
         assertThat(unknown.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(unknown.err()).contains("node gpuserver9 is not in the spec").contains("gpuserver1, gpuserver2");
-        Run rootWithoutNode = run("render", "--spec", "examples/s1-homelab-v100-roce.yaml", "--root", dir.toString(), "--out", dir.toString());
+        CliRun rootWithoutNode = run("render", "--spec", "examples/s1-homelab-v100-roce.yaml", "--root", dir.toString(), "--out", dir.toString());
         assertThat(rootWithoutNode.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(run("render", "--spec", dir.resolve("none.yaml").toString(), "--out", dir.toString()).code()).isEqualTo(ExitCodes.USAGE);
     }

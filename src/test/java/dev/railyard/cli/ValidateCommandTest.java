@@ -4,11 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,21 +19,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ValidateCommandTest {
 
-    private record Run(int code, String out, String err) {}
-
-    private static Run run(String... args) {
-        CommandLine cl = Main.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        return new Run(cl.execute(args), out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     @Test
     void noSpecValidatesThisMachineAsOneNodeAndWritesTheReport(@TempDir Path dir) throws IOException {
         Path out = dir.resolve("report");
-        Run r = run("validate", "--no-history", "--out", out.toString(), "--format", "json");
+        CliRun r = run("validate", "--no-history", "--out", out.toString(), "--format", "json");
         assertThat(r.code()).as(r.err()).isIn(ExitCodes.OK, ExitCodes.FAIL_FINDING);
         JsonNode report = new ObjectMapper().readTree(r.out());
         assertThat(report.path("schemaVersion").asInt()).isEqualTo(1);
@@ -69,7 +59,7 @@ class ValidateCommandTest {
     @Test
     void textSummaryEndsWithTheVerdictAndTheReportPath(@TempDir Path dir) {
         Path out = dir.resolve("r");
-        Run r = run("validate", "--no-history", "--out", out.toString());
+        CliRun r = run("validate", "--no-history", "--out", out.toString());
         assertThat(r.code()).as(r.err()).isIn(ExitCodes.OK, ExitCodes.FAIL_FINDING);
         assertThat(r.out()).startsWith("Validation of ").contains("Nodes\n").contains("VERDICT: ")
                 .contains("Report: " + out.toAbsolutePath());
@@ -86,7 +76,7 @@ class ValidateCommandTest {
 
     @Test
     void helpTeachesWithExamples() {
-        Run r = run("validate", "--help");
+        CliRun r = run("validate", "--help");
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("railyard validate --spec cluster.yaml").contains("--max-parallel").contains("Exit codes");
     }

@@ -2,6 +2,7 @@ package dev.railyard.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.railyard.apply.TreeSnapshot;
 import dev.railyard.cli.Main;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,11 +16,9 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -80,20 +79,9 @@ class ApplyOverSshTest {
         return new Run(cl.execute(args.toArray(String[]::new)), out.toString(), err.toString());
     }
 
-    private static Map<String, String> snapshot(Path root) throws IOException {
-        Map<String, String> files = new TreeMap<>();
-        try (Stream<Path> all = Files.walk(root)) {
-            for (Path p : all.filter(Files::isRegularFile).toList()) {
-                files.put(root.relativize(p).toString(),
-                        PosixFilePermissions.toString(Files.getPosixFilePermissions(p)) + "\n" + Files.readString(p));
-            }
-        }
-        return files;
-    }
-
     @Test
     void dryRunApplyAndUndoOnEveryHost() throws IOException {
-        Map<String, String> before = snapshot(roots());
+        Map<String, String> before = TreeSnapshot.of(roots());
         Run dry = apply();
         assertThat(dry.code()).as(dry.out() + dry.err()).isZero();
         for (String h : HOSTS) {
@@ -104,7 +92,7 @@ class ApplyOverSshTest {
         // each host rendered its own files: its own data address in its own netplan file
         assertThat(dry.out()).contains("+        - 10.78.1.1/24\n").contains("+        - 10.78.1.2/24\n").contains("+        - 10.78.1.3/24\n");
         assertThat(dry.out()).contains("apply (dry-run) through the ssh launcher: 3 of 3 node(s) done");
-        assertThat(snapshot(roots())).as("a dry run writes nothing").isEqualTo(before);
+        assertThat(TreeSnapshot.of(roots())).as("a dry run writes nothing").isEqualTo(before);
 
         Run applied = apply("--apply", "--format", "json");
         assertThat(applied.code()).as(applied.out() + applied.err()).isZero();
@@ -127,7 +115,7 @@ class ApplyOverSshTest {
         Run undo = apply("--undo");
         assertThat(undo.code()).as(undo.out() + undo.err()).isZero();
         for (String h : HOSTS) assertThat(undo.out()).contains("== " + h + ": COMPLETED\nundid ");
-        Map<String, String> after = snapshot(roots());
+        Map<String, String> after = TreeSnapshot.of(roots());
         after.keySet().removeIf(p -> p.contains("var/backups/railyard"));
         assertThat(after).as("undo brings every host's root back").isEqualTo(before);
     }

@@ -15,6 +15,7 @@ import dev.railyard.platform.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -149,7 +150,16 @@ public final class ClusterValidation {
     private record Judged(List<Finding> findings, List<Culprit> culprits) {}
 
     private Judged judgePairs(List<PairStage.Plan> plans) {
-        List<PairResult> all = List.copyOf(pairs);
+        // Pairs finish in whatever order the hosts answer; judge them in the plans' order so the report reads the
+        // same on every run: networks as the spec lists them, then kind, round and pair.
+        List<String> networks = plans.stream().map(p -> p.network().name()).toList();
+        List<PairResult> all = List.copyOf(pairs).stream().sorted(Comparator
+                .comparingInt((PairResult r) -> networks.indexOf(r.test().network()))
+                .thenComparing(r -> r.test().kind())
+                .thenComparingInt(PairResult::round)
+                .thenComparing(r -> r.test().client())
+                .thenComparing(r -> r.test().server())
+                .thenComparingInt(PairResult::attempt)).toList();
         List<PairJudgement> judged = new PairJudge(spec, settings.latencyK()).judgeLatest(all);
         List<CulpritFinder.NetworkPairs> nets = new ArrayList<>();
         for (PairStage.Plan p : plans) {

@@ -57,6 +57,24 @@ class ClusterValidationTest {
     }
 
     @Test
+    void pairFindingsFollowTheSpecsNetworkOrderWhicheverNetworkFinishesFirst() throws Exception {
+        ClusterSpec spec = PairFixtures.spec(4, 2, false);
+        StubLauncher stub = new StubLauncher(spec, (net, c, s, kind, call) -> {
+            if (net.equals("rail0")) {
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return 9.4;
+        });
+        ValidationReport r = validation(spec, stub, RunRecorder.none(), QUICK).run(List.of());
+        assertThat(r.pairFindings()).extracting(f -> f.severity() + " " + f.subject())
+                .containsExactly("PASS rail0", "PASS rail1");
+    }
+
+    @Test
     void eachNodeStartsOneTcpServerPerNetworkForTheWholeStageAndItIsStoppedAfterwards() throws Exception {
         ClusterSpec spec = PairFixtures.spec(4, 2, false);
         StubLauncher stub = new StubLauncher(spec, (net, c, s, kind, call) -> 9.4);

@@ -64,6 +64,32 @@ class LauncherScriptTest {
         assertThat(Files.size(aot)).as("a trained cache, not the stale file").isGreaterThan(1_000_000);
     }
 
+    /**
+     * The first run after a pull builds the jar; what is piped into it is the command's, not the build's (the real
+     * build's exec-maven-plugin pumps stdin into the program it runs, as the stand-in mvn here reads it).
+     */
+    @Test
+    void theBuildDoesNotEatWhatIsPipedIntoTheCommand() throws Exception {
+        Path checkout = checkout();
+        Path built = railyardJar(Files.createDirectories(dir.resolve("built")));
+        Path bin = Files.createDirectories(dir.resolve("mvnbin"));
+        Path mvn = Files.writeString(bin.resolve("mvn"), """
+                #!/bin/bash
+                cat >/dev/null
+                mkdir -p target && cp "%s" target/railyard.jar && cp -r "%s" target/lib
+                """.formatted(built, built.getParent().resolve("lib")));
+        mvn.toFile().setExecutable(true);
+
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", "printf 'not a tool log\\n' | \"$0\" diagnose -",
+                checkout.resolve("railyard").toString()).directory(dir.toFile()).redirectErrorStream(true);
+        pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(out).contains("railyard: building").doesNotContain("stdin is empty").contains("not recognised");
+    }
+
     /** A checkout with the launcher and what it reads, never built: no target/. */
     private Path checkout() throws java.io.IOException {
         Path checkout = Files.createDirectories(dir.resolve("checkout"));

@@ -59,7 +59,8 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
             report = json ? plain(new Iperf3JsonParser().parse(text.joined())) : new Iperf3TextParser().read(text);
         } catch (ToolParseException e) {
             return new ToolReading(List.of(Diagnosis.of(CheckId.BENCH_IPERF3.id(), Severity.FAIL, "iperf3 run", e.reason(),
-                    serverSide(text) ? clientFix() : serverFix(Server.in(text)), e.lineNumber(), e.line(), "iperf3")),
+                    serverSide(text, e.lineNumber()) ? clientFix() : serverFix(Server.in(text)), e.lineNumber(),
+                    e.line(), "iperf3")),
                     Parsed.none());
         }
         Iperf3Result r = report.result();
@@ -122,11 +123,18 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
                 report.firstZeroLine(), text.line(report.firstZeroLine()), "iperf3"));
     }
 
-    /** The server's own output ("Server listening on", "Accepted connection from") and no client's. */
-    static boolean serverSide(TextLines text) {
-        return text.lines().stream().map(String::strip).anyMatch(l -> l.startsWith("Server listening on")
-                || l.startsWith("Accepted connection from"))
-                && text.lines().stream().noneMatch(l -> l.contains("Connecting to host"));
+    /**
+     * Whether line {@code at} came from the server: the nearest line before it that tells a side is the server's
+     * ("Server listening on", "Accepted connection from"), not the client's ("Connecting to host", a command line
+     * with -c). A paste can hold both sides, one after the other.
+     */
+    static boolean serverSide(TextLines text, int at) {
+        for (int i = Math.min(at, text.lines().size()) - 1; i >= 1; i--) {
+            String l = text.line(i).strip();
+            if (l.startsWith("Server listening on") || l.startsWith("Accepted connection from")) return true;
+            if (l.contains("Connecting to host") || Server.COMMAND.matcher(l).find()) return false;
+        }
+        return false;
     }
 
     /** An error on the server's side: the client stopped or lost its control connection; its output says why. */

@@ -150,6 +150,18 @@ class DiagnoserTest {
         assertThat(r.worst()).isEqualTo(dev.railyard.model.Severity.FAIL);
         assertThat(r.diagnoses().getFirst().fix()).contains("server's output", "ip -s link")
                 .doesNotContain("start the server first");
+        // both sides in one paste: the error came after the client's command, so it is the client's
+        DiagnosisReport both = diagnoser.diagnose("""
+                C:\\>iperf3 -d -s -B 10.60.7.222
+                -----------------------------------------------------------
+                Server listening on 5201
+                -----------------------------------------------------------
+
+                C:\\>iperf3 -d -c 10.60.7.223 -p 5201
+                iperf3: error - unable to connect to server: Connection refused
+                """);
+        assertThat(both.diagnoses().getFirst().fix()).contains("start the server first, on 10.60.7.223",
+                "iperf3 -s -p 5201");
     }
 
     @Test

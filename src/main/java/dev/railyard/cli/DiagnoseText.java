@@ -46,8 +46,15 @@ final class DiagnoseText {
         return sb.toString();
     }
 
-    private static String number(double v) {
-        return v == Math.rint(v) && Math.abs(v) < 1e15 ? String.valueOf((long) v)
-                : String.format(Locale.ROOT, "%.2f", v).replaceAll("0+$", "").replaceAll("\\.$", "");
+    /**
+     * Whole numbers as they are; others to two decimals, but a number under 1 to three significant digits, so that
+     * 1.10 Mbit/s read in Gb/s prints 0.0011, not 0.
+     */
+    static String number(double v) {
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) return String.valueOf((long) v);
+        int decimals = Math.abs(v) >= 1 || !Double.isFinite(v) ? 2
+                : Math.min(12, 2 - (int) Math.floor(Math.log10(Math.abs(v))));
+        return String.format(Locale.ROOT, "%." + Math.max(2, decimals) + "f", v).replaceAll("0+$", "")
+                .replaceAll("\\.$", "");
     }
 }

@@ -34,7 +34,7 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
 
     @Override
     public List<String> signatureLiterals() {
-        return json ? List.of("\"connecting_to\"") : List.of("bits/sec", "iperf Done.");
+        return json ? List.of("\"connecting_to\"") : List.of("bits/sec", "iperf Done.", ERROR);
     }
 
     @Override
@@ -42,8 +42,15 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
         if (json) {
             return text.line(text.firstNonBlank()).strip().startsWith("{") && text.find("\"connecting_to\"") > 0;
         }
-        return text.find("iperf Done.") > 0 || text.lines().stream().anyMatch(l -> l.contains("bits/sec") && Iperf3TextParser.isRow(l));
+        return text.find("iperf Done.") > 0 || text.lines().stream().anyMatch(l -> l.contains("bits/sec") && Iperf3TextParser.isRow(l))
+                || text.lines().stream().anyMatch(l -> l.strip().startsWith(ERROR));
     }
+
+    /**
+     * How iperf3 starts every error it prints ("iperf3: error - unable to connect to server: Connection refused"):
+     * a run that failed before its first interval prints nothing else, and is still iperf3's output.
+     */
+    static final String ERROR = "iperf3: error";
 
     @Override
     public ToolReading read(TextLines text, DiagnoseTargets targets) {
@@ -52,7 +59,9 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
             report = json ? plain(new Iperf3JsonParser().parse(text.joined())) : new Iperf3TextParser().read(text);
         } catch (ToolParseException e) {
             return new ToolReading(List.of(Diagnosis.of(CheckId.BENCH_IPERF3.id(), Severity.FAIL, "iperf3 run", e.reason(),
-                    serverFix(Server.in(text)), e.lineNumber(), e.line(), "iperf3")), Parsed.none());
+                    serverSide(text, e.lineNumber()) ? clientFix() : serverFix(Server.in(text)), e.lineNumber(),
+                    e.line(), "iperf3")),
+                    Parsed.none());
         }
         Iperf3Result r = report.result();
         List<Diagnosis> out = new ArrayList<>();
@@ -114,10 +123,37 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
                 report.firstZeroLine(), text.line(report.firstZeroLine()), "iperf3"));
     }
 
-    /** Where the client connected, as iperf3 prints it: "Connecting to host H, port P" or JSON "connecting_to". */
+    /**
+     * Whether line {@code at} came from the server: the nearest line before it that tells a side is the server's
+     * ("Server listening on", "Accepted connection from"), not the client's ("Connecting to host", a command line
+     * with -c). A paste can hold both sides, one after the other.
+     */
+    static boolean serverSide(TextLines text, int at) {
+        for (int i = Math.min(at, text.lines().size()) - 1; i >= 1; i--) {
+            String l = text.line(i).strip();
+            if (l.startsWith("Server listening on") || l.startsWith("Accepted connection from")) return true;
+            if (l.contains("Connecting to host") || Server.COMMAND.matcher(l).find()) return false;
+        }
+        return false;
+    }
+
+    /** An error on the server's side: the client stopped or lost its control connection; its output says why. */
+    private static String clientFix() {
+        return Fix.lines(Fix.note("this is the server's output: the client stopped or lost its control connection "
+                + "mid-test; its own output says why: run the client again and diagnose that. The path between "
+                + "them, on both ends:"), pathFix(Optional.empty()));
+    }
+
+    /**
+     * Where the client connected, as iperf3 prints it: "Connecting to host H, port P" or JSON "connecting_to"; when
+     * the run failed before printing either, the client's command line in the paste ("iperf3 -c H -p P").
+     */
     record Server(String host, int port) {
 
         private static final Pattern TEXT = Pattern.compile("Connecting to host ([^\\s,]{1,255}), port (\\d{1,5})");
+        private static final Pattern COMMAND = Pattern.compile("\\biperf3(?:\\.exe)?\\s.*?(?:-c|--client)[\\s=]+"
+                + "([^\\s-][^\\s]{0,254})");
+        private static final Pattern PORT = Pattern.compile("(?:^|\\s)(?:-p|--port)[\\s=]+(\\d{1,5})(?=\\s|$)");
         private static final Pattern JSON = Pattern.compile("\"connecting_to\"\\s*:\\s*\\{\\s*\"host\"\\s*:\\s*"
                 + "\"([^\"\\s]{1,255})\"\\s*,\\s*\"port\"\\s*:\\s*(\\d{1,5})");
         private static final Pattern ADDRESS = Pattern.compile("[0-9A-Fa-f:.]*[.:][0-9A-Fa-f:.]*");
@@ -126,6 +162,12 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
             for (String l : text.lines()) {
                 Matcher m = TEXT.matcher(l);
                 if (m.find()) return Optional.of(new Server(m.group(1), Integer.parseInt(m.group(2))));
+            }
+            for (String l : text.lines()) {
+                Matcher m = COMMAND.matcher(l);
+                if (!m.find()) continue;
+                Matcher p = PORT.matcher(l);
+                return Optional.of(new Server(m.group(1), p.find() ? Integer.parseInt(p.group(1)) : 5201));
             }
             int at = text.find("\"connecting_to\"");
             if (at == 0) return Optional.empty();

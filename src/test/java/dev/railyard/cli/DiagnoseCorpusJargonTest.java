@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DiagnoseCorpusJargonTest {
 
     private static final List<String> FOLDERS = List.of("diagnose/corpus/dev", "diagnose/corpus/holdout",
-            "diagnose/corpus/holdout2", "bench/perftest", "bench/nccltests", "iperf3", "sockperf", "ib-tools",
+            "diagnose/corpus/holdout2", "diagnose/corpus/holdout3", "bench/perftest", "bench/nccltests", "iperf3", "sockperf", "ib-tools",
             "kernel-log", "fio");
 
     @Test

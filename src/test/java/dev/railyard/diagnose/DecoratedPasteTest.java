@@ -113,6 +113,7 @@ class DecoratedPasteTest {
         List<String> all = new ArrayList<>();
         for (String folder : FOLDERS) all.addAll(RealSample.all(folder));
         all.addAll(RealSample.all("diagnose/corpus/holdout2"));
+        all.addAll(RealSample.all("diagnose/corpus/holdout3"));
         return all.stream();
     }
 

@@ -113,4 +113,60 @@ class DiagnoserTest {
         assertThat(r.failed()).isFalse();
         assertThat(r.diagnoses()).extracting(Diagnosis::cause).contains("NCCL used SOCKET");
     }
+
+    @Test
+    void anIperf3RunThatFailedBeforeItsFirstIntervalIsStillIperf3s() {
+        // iperf3 3.17's longer wording, the client's command line the only place the server is named
+        DiagnosisReport r = diagnoser.diagnose("""
+                > iperf3 -c iperf.example.net -p 5202
+
+                iperf3: error - unable to connect to server - server may have stopped running or use a different \
+                port, firewall issue, etc.: Connection refused
+                """);
+        assertThat(r.tool()).isEqualTo(ToolKind.IPERF3_TEXT);
+        assertThat(r.worst()).isEqualTo(dev.railyard.model.Severity.FAIL);
+        Diagnosis d = r.diagnoses().getFirst();
+        assertThat(d.cause()).startsWith("iperf3 reported an error: unable to connect to server").endsWith(
+                "Connection refused");
+        assertThat(d.fix()).contains("on iperf.example.net", "iperf3 -s -p 5202");
+        // a Windows client, no port given: iperf3's default
+        DiagnosisReport win = diagnoser.diagnose("C:\\>iperf3.exe -d -c 10.60.7.223\r\n"
+                + "iperf3: error - unable to connect to server: Connection refused\r\n");
+        assertThat(win.tool()).isEqualTo(ToolKind.IPERF3_TEXT);
+        assertThat(win.diagnoses().getFirst().fix()).contains("iperf3 -s -p 5201", "ip route get 10.60.7.223");
+    }
+
+    @Test
+    void anIperf3ErrorOnTheServersSideSendsTheReaderToTheClient() {
+        DiagnosisReport r = diagnoser.diagnose("""
+                -----------------------------------------------------------
+                Server listening on 5004 (test #1)
+                -----------------------------------------------------------
+                Accepted connection from 10.10.31.118, port 51760
+                [  5] local 20.10.20.1 port 5004 connected to 10.10.31.118 port 43847
+                iperf3: error - unable to receive control message: Connection reset by peer
+                """);
+        assertThat(r.tool()).isEqualTo(ToolKind.IPERF3_TEXT);
+        assertThat(r.worst()).isEqualTo(dev.railyard.model.Severity.FAIL);
+        assertThat(r.diagnoses().getFirst().fix()).contains("server's output", "ip -s link")
+                .doesNotContain("start the server first");
+        // both sides in one paste: the error came after the client's command, so it is the client's
+        DiagnosisReport both = diagnoser.diagnose("""
+                C:\\>iperf3 -d -s -B 10.60.7.222
+                -----------------------------------------------------------
+                Server listening on 5201
+                -----------------------------------------------------------
+
+                C:\\>iperf3 -d -c 10.60.7.223 -p 5201
+                iperf3: error - unable to connect to server: Connection refused
+                """);
+        assertThat(both.diagnoses().getFirst().fix()).contains("start the server first, on 10.60.7.223",
+                "iperf3 -s -p 5201");
+    }
+
+    @Test
+    void proseThatOnlyNamesIperf3IsNotIperf3Output() {
+        assertThatThrownBy(() -> diagnoser.diagnose("we ran iperf3 and saw iperf3: error in the log, twice\n"))
+                .isInstanceOf(RailyardException.Usage.class);
+    }
 }

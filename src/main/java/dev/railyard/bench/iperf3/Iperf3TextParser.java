@@ -41,7 +41,9 @@ public final class Iperf3TextParser {
             String line = text.line(i).strip();
             if (line.startsWith("iperf3: error") || line.startsWith("iperf3: interrupt")) {
                 if (line.startsWith("iperf3: error")) {
-                    throw new ToolParseException(Iperf3JsonParser.TOOL, i, line, "iperf3 reported an error");
+                    String words = line.substring("iperf3: error".length()).replaceFirst("^\\s*-\\s*", "");
+                    throw new ToolParseException(Iperf3JsonParser.TOOL, i, line, "iperf3 reported an error"
+                            + (words.isEmpty() ? "" : ": " + words));
                 }
                 continue;
             }

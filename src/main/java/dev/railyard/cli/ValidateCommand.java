@@ -41,6 +41,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 @Command(name = "validate",
         mixinStandardHelpOptions = true,
@@ -147,11 +148,17 @@ public final class ValidateCommand implements Callable<Integer> {
 
         Thread main = Thread.currentThread();
         CountDownLatch written = new CountDownLatch(1);
+        AtomicInteger exitCode = new AtomicInteger(-1);
         Thread onCtrlC = new Thread(() -> {
             main.interrupt();
             launcher.close();
             try {
-                written.await(30, TimeUnit.SECONDS);
+                if (written.await(30, TimeUnit.SECONDS) && exitCode.get() >= 0) {
+                    // A JVM ended by a signal exits 128 + the signal (130 for Ctrl-C) once its hooks are done, and
+                    // Main's System.exit waits behind this hook: end with the code the verdict line printed (1 for an
+                    // interrupted run, docs/exit-codes.md), now that the report is written.
+                    Main.endDuringShutdown(exitCode.get());
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -172,6 +179,7 @@ public final class ValidateCommand implements Callable<Integer> {
             if (lateInterrupt && report.complete()) progress.note("interrupted after the last step: the report is complete");
             List<Path> files = ValidationReportFiles.write(report, dir);
             print(stdout, err, report, files, dir);
+            exitCode.set(ExitCodes.of(report));
         } finally {
             launcher.close();
             recorder.close();

@@ -114,6 +114,36 @@ class SpecReaderErrorTest {
                         "cluster.yaml:16: networks[1].bind.gpuserver2.address: 10.0.0.1 is also bound to gpuserver1"),
                 arguments("bad node address", "address: 192.168.1.73", "address: 192.168.1.273",
                         "cluster.yaml:3: nodes[0].address: \"192.168.1.273\" is not an IPv4 address"),
+                arguments("user@host as address", "address: 192.168.1.73", "address: root@192.168.1.73",
+                        "cluster.yaml:3: nodes[0].address: \"root@192.168.1.73\" has a user name in it; write address: "
+                                + "192.168.1.73 and the user as ssh: {user: root} (this node's or the top-level ssh section)"),
+                arguments("host:port as address", "address: 192.168.1.73", "address: \"gpuserver1.lab:2222\"",
+                        "cluster.yaml:3: nodes[0].address: \"gpuserver1.lab:2222\" has a port in it; write address: "
+                                + "gpuserver1.lab and the port as ssh: {port: 2222} (this node's or the top-level ssh section)"),
+                arguments("IPv6 literal as address", "address: 192.168.1.73", "address: \"fd00:1::73\"",
+                        "cluster.yaml:3: nodes[0].address: \"fd00:1::73\" looks like an IPv6 address; node addresses are "
+                                + "IPv4 or host names: give the node a name in your ssh_config (Host NAME, HostName "
+                                + "fd00:1::73) or /etc/hosts and write that name here"),
+                arguments("bracketed IPv6 as address", "address: 192.168.1.73", "address: \"[fd00:1::73]\"",
+                        "cluster.yaml:3: nodes[0].address: \"[fd00:1::73]\" looks like an IPv6 address; node addresses are "
+                                + "IPv4 or host names: give the node a name in your ssh_config (Host NAME, HostName "
+                                + "fd00:1::73) or /etc/hosts and write that name here"),
+                arguments("zero-padded node address", "address: 192.168.1.73", "address: 192.168.1.073",
+                        "cluster.yaml:3: nodes[0].address: \"192.168.1.073\" has a zero-padded number, which ssh, ping and "
+                                + "Java read as octal or refuse (010 is 8); write 192.168.1.73"),
+                arguments("zero-padded bound address", "address: 10.0.0.2}", "address: 10.0.0.02/24}",
+                        "cluster.yaml:16: networks[1].bind.gpuserver2.address: \"10.0.0.02/24\" has a zero-padded number, "
+                                + "which ssh, ping and Java read as octal or refuse (010 is 8); write 10.0.0.2/24"),
+                arguments("zero-padded subnet", "subnet: 10.0.0.0/24", "subnet: 10.0.000.0/24",
+                        "cluster.yaml:13: networks[1].subnet: \"10.0.000.0/24\" has a zero-padded number, which ssh, ping "
+                                + "and Java read as octal or refuse (010 is 8); write 10.0.0.0/24"),
+                arguments("node range as a name", "name: gpuserver1,", "name: \"gpuserver[1-2]\",",
+                        "cluster.yaml:3: nodes[0].name: \"gpuserver[1-2]\" is not a valid name (letters, digits, '.', "
+                                + "'_', '-'; at most 63); ranges such as node[01-04] or node{1..4} are not expanded: list "
+                                + "each node"),
+                arguments("node range as an address", "address: 192.168.1.73", "address: \"gpu[01-04].lab\"",
+                        "cluster.yaml:3: nodes[0].address: \"gpu[01-04].lab\" is not a host name; ranges such as "
+                                + "node[01-04] or node{1..4} are not expanded: list each node"),
                 arguments("duplicate node name", "{name: gpuserver2, address: 192.168.1.71",
                         "{name: gpuserver1, address: 192.168.1.71",
                         "cluster.yaml:4: nodes[1].name: duplicate node name \"gpuserver1\" (first at line 3)"),
@@ -168,6 +198,13 @@ class SpecReaderErrorTest {
     @org.junit.jupiter.api.Test
     void theUnbrokenSpecReads() {
         assertThat(new SpecReader().read("cluster.yaml", VALID).nodes()).hasSize(2);
+    }
+
+    /** Editors on Windows write a byte order mark and CRLF line ends; neither is a mistake. */
+    @org.junit.jupiter.api.Test
+    void aByteOrderMarkAndCrlfLineEndsRead() {
+        String windows = "\uFEFF" + VALID.replace("\n", "\r\n");
+        assertThat(new SpecReader().read("cluster.yaml", windows)).isEqualTo(new SpecReader().read("cluster.yaml", VALID));
     }
 
     @org.junit.jupiter.api.Test

@@ -200,6 +200,39 @@ class SpecReaderErrorTest {
         assertThat(new SpecReader().read("cluster.yaml", VALID).nodes()).hasSize(2);
     }
 
+    /** YAML merge keys, as people share settings between nodes: the node's own keys win. */
+    @org.junit.jupiter.api.Test
+    void mergeKeysFillInWhatANodeLeavesOut() {
+        var spec = new SpecReader().read("cluster.yaml", """
+                cluster: lab
+                nodes:
+                  - &first
+                    name: a
+                    address: 10.0.0.1
+                    ssh: {user: ops, port: 2222}
+                    os_family: rhel
+                  - <<: *first
+                    name: b
+                    address: 10.0.0.2
+                  - {<<: [*first], name: c, address: 10.0.0.3, os_family: ubuntu}
+                """);
+        assertThat(spec.nodes()).extracting(n -> n.name() + " " + n.address() + " " + n.osFamily() + " "
+                + n.ssh().user().orElse("-") + " " + n.ssh().port().orElse(0))
+                .containsExactly("a 10.0.0.1 RHEL ops 2222", "b 10.0.0.2 RHEL ops 2222", "c 10.0.0.3 UBUNTU ops 2222");
+        assertThatThrownBy(() -> new SpecReader().read("cluster.yaml", """
+                cluster: lab
+                nodes:
+                  - &first {name: a, address: 10.0.0.1, adress: x}
+                  - {<<: *first, name: b, address: 10.0.0.2}
+                """)).hasMessage("cluster.yaml:3: nodes[0].adress: unknown key; did you mean \"address\"?");
+        assertThatThrownBy(() -> new SpecReader().read("cluster.yaml", """
+                cluster: lab
+                nodes:
+                  - {<<: 3, name: b, address: 10.0.0.2}
+                """)).hasMessage("cluster.yaml:3: nodes[0]: << (a YAML merge key) takes a mapping or a list of "
+                + "mappings, such as *defaults; got \"3\"");
+    }
+
     /** Editors on Windows write a byte order mark and CRLF line ends; neither is a mistake. */
     @org.junit.jupiter.api.Test
     void aByteOrderMarkAndCrlfLineEndsRead() {

@@ -28,7 +28,6 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -228,11 +227,7 @@ public final class ValidateCommand implements Callable<Integer> {
         if (!Files.isRegularFile(specFile)) {
             throw new RailyardException.Usage("--spec " + specFile + " is not a file", "write one with: railyard init > cluster.yaml");
         }
-        try {
-            return Optional.of(Files.readString(specFile, StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new RailyardException.Usage("cannot read --spec " + specFile + ": " + e.getMessage(), "check the path and its permissions");
-        }
+        return Optional.of(SpecReader.text(specFile));
     }
 
     /** No spec: this machine as a one-node cluster named after its host. */

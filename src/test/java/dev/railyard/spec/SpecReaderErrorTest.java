@@ -240,6 +240,26 @@ class SpecReaderErrorTest {
         assertThat(new SpecReader().read("cluster.yaml", windows)).isEqualTo(new SpecReader().read("cluster.yaml", VALID));
     }
 
+    /** A spec saved as Latin-1 or UTF-16 is named with its line, not a decoder's "Input length = 1". */
+    @org.junit.jupiter.api.Test
+    void aFileThatIsNotUtf8SaysSoWithItsLine(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path latin1 = dir.resolve("latin1.yaml");
+        java.nio.file.Files.write(latin1, "cluster: lab\n# n\u0153ud de calcul\nnodes: []\n".replace("\u0153", "\u00e9")
+                .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        assertThatThrownBy(() -> new SpecReader().read(latin1))
+                .isInstanceOf(RailyardException.Usage.class)
+                .hasMessage(latin1 + ":2: not UTF-8 (byte 0xE9); a spec is UTF-8, and this looks like Latin-1 or "
+                        + "Windows-1252 text");
+        java.nio.file.Path utf16 = dir.resolve("utf16.yaml");
+        java.nio.file.Files.write(utf16, ("\uFEFF" + VALID).getBytes(java.nio.charset.StandardCharsets.UTF_16LE));
+        assertThatThrownBy(() -> new SpecReader().read(utf16))
+                .isInstanceOf(RailyardException.Usage.class)
+                .hasMessage(utf16 + ": the file is UTF-16 (its byte order mark says so); a spec is UTF-8");
+        java.nio.file.Path bom = dir.resolve("bom.yaml");
+        java.nio.file.Files.write(bom, ("\uFEFF" + VALID).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(new SpecReader().read(bom).nodes()).hasSize(2);
+    }
+
     @org.junit.jupiter.api.Test
     void anEmptyFileSaysWhatItNeeds() {
         assertThatThrownBy(() -> new SpecReader().read("cluster.yaml", "# nothing yet\n"))

@@ -56,6 +56,9 @@ public final class SpecReader {
         try {
             return decoder.decode(in).toString();
         } catch (CharacterCodingException e) {
+            for (byte x : bytes) {
+                if (x == 0) throw new RailyardException.Usage(file + ": not text (not UTF-8): is it the right file?", SpecNode.HINT);
+            }
             int at = in.position();
             int line = 1;
             for (int i = 0; i < at && i < bytes.length; i++) if (bytes[i] == '\n') line++;

@@ -29,6 +29,12 @@ final class SpecMapper {
     /** A host name label sequence (RFC 1123); also used for node and cluster names. */
     static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
             + "(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*");
+    /**
+     * What {@code address} may name: DNS names, and ssh_config Host aliases, which people also write with '_'
+     * ("Host gpu_01"); never a leading '-' (it would pose as an ssh option).
+     */
+    static final Pattern ADDRESS_NAME = Pattern.compile("[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?"
+            + "(\\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*");
     private static final Pattern LOOKS_NUMERIC = Pattern.compile("[0-9.]+");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
 
@@ -164,7 +170,7 @@ final class SpecMapper {
             if (Ipv4Cidr.zeroPadded(v)) {
                 throw n.error(NetworkMapper.zeroPadded(v, Ipv4Cidr.format(Ipv4Cidr.parseAddress(v).get())));
             }
-        } else if (!HOST_NAME.matcher(v).matches()) {
+        } else if (!ADDRESS_NAME.matcher(v).matches()) {
             throw n.error(notAHost(v));
         }
         return v;

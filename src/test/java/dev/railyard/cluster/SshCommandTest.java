@@ -37,7 +37,9 @@ class SshCommandTest {
 
     @Test
     void addressesThatCouldBeOptionsAreRefused() {
-        for (String bad : List.of("-oProxyCommand=x", "a b", "host;rm", "")) {
+        assertThat(new SshCommand("ssh", "gpu_01", SshOptions.none()).argv("'true'", Duration.ofSeconds(3)))
+                .as("an ssh_config alias with '_'").contains("gpu_01");
+        for (String bad : List.of("-oProxyCommand=x", "a b", "host;rm", "", "-gpu_01", "_-x-")) {
             assertThatThrownBy(() -> new SshCommand("ssh", bad, SshOptions.none()))
                     .isInstanceOf(IllegalArgumentException.class);
         }

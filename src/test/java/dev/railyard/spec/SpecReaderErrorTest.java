@@ -200,6 +200,13 @@ class SpecReaderErrorTest {
         assertThat(new SpecReader().read("cluster.yaml", VALID).nodes()).hasSize(2);
     }
 
+    /** ssh_config Host aliases may hold '_' ("Host gpu_01"): plain ssh takes them, so the spec does too. */
+    @org.junit.jupiter.api.Test
+    void anSshAliasWithUnderscoresIsAnAddress() {
+        assertThat(new SpecReader().read("cluster.yaml", VALID.replace("address: 192.168.1.73", "address: gpu_01"))
+                .nodes().getFirst().address()).isEqualTo("gpu_01");
+    }
+
     /** YAML merge keys, as people share settings between nodes: the node's own keys win. */
     @org.junit.jupiter.api.Test
     void mergeKeysFillInWhatANodeLeavesOut() {

@@ -83,7 +83,8 @@ public final class SpecReader {
             Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
             String where = mark != null ? ":" + (mark.getLine() + 1) : "";
             String problem = e.getProblem() != null ? e.getProblem() : e.getContext();
-            throw new RailyardException.Usage(source + where + ": YAML syntax error: " + problem, SpecNode.HINT, e);
+            throw new RailyardException.Usage(source + where + ": YAML syntax error: " + problem + plainWords(problem),
+                    SpecNode.HINT, e);
         } catch (YAMLException e) {
             throw new RailyardException.Usage(source + ": YAML error: " + e.getMessage(), SpecNode.HINT, e);
         }
@@ -92,5 +93,17 @@ public final class SpecReader {
                     SpecNode.HINT);
         }
         return new SpecMapper(source).map(new SpecNode(source, "", root));
+    }
+
+    /** What SnakeYAML's terse problems usually mean in a hand-written spec. */
+    private static String plainWords(String problem) {
+        if (problem == null) return "";
+        if (problem.contains("mapping values are not allowed here")) {
+            return " (a key indented differently from the lines around it, or an unquoted value with \": \" in it)";
+        }
+        if (problem.contains("could not find expected ':'")) {
+            return " (a line without \"key: value\", or a missing space after ':')";
+        }
+        return "";
     }
 }

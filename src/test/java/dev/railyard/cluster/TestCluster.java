@@ -51,7 +51,8 @@ final class TestCluster implements AutoCloseable {
     /**
      * Brings up {@code n} hosts; {@code name} keeps concurrent test classes apart (namespaces, links, dir). Test runs
      * of several checkouts on one machine keep apart with RY_TESTCLUSTER_TAG (up to 3 lower-case letters or digits,
-     * added to the names) and RY_TESTCLUSTER_NET (the script's first two octets, default 10.78).
+     * added to the names) and RY_TESTCLUSTER_NET (the script's first two octets, default 10.78; ApplyOverSshTest
+     * expects 10.78).
      */
     static TestCluster up(String name, int n, String... upArgs) {
         requireTools();

@@ -49,6 +49,9 @@ class SpecReaderErrorTest {
                 arguments("syntax: tab indent", "    mtu: 9000", "\tmtu: 9000",
                         "cluster.yaml:12: YAML syntax error: found character '\\t(TAB)' that cannot start any token. "
                                 + "(Do not use \\t(TAB) for indentation)"),
+                arguments("syntax: key indented too far", "    mtu: 9000", "    mtu: 9000\n     rate_gbps: 40",
+                        "cluster.yaml:13: YAML syntax error: mapping values are not allowed here (a key indented "
+                                + "differently from the lines around it, or an unquoted value with \": \" in it)"),
                 arguments("unknown key with suggestion", "address: 192.168.1.71", "adress: 192.168.1.71",
                         "cluster.yaml:4: nodes[1].adress: unknown key; did you mean \"address\"?"),
                 arguments("dash for underscore", "per_node: 2", "per-node: 2",

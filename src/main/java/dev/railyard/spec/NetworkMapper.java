@@ -35,7 +35,7 @@ final class NetworkMapper {
     List<Network> map(SpecNode list, Set<String> nodeNames) {
         List<Network> networks = new ArrayList<>();
         Map<String, Integer> lines = new HashMap<>();
-        for (SpecNode item : list.asList()) {
+        for (SpecNode item : list.asNamedList("\"- name: NAME\" with \"role: ...\" under it")) {
             SpecNode.SpecMap m = item.asMap(NETWORK_KEYS);
             SpecNode nameNode = m.require("name");
             String name = SpecMapper.name(nameNode);

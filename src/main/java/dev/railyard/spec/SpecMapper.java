@@ -63,7 +63,7 @@ final class SpecMapper {
     }
 
     private Map<String, Node> nodes(SpecNode list) {
-        List<SpecNode> items = list.asList();
+        List<SpecNode> items = list.asNamedList("\"- name: NAME\" with \"address: ...\" under it");
         if (items.isEmpty()) throw list.error("needs at least one node");
         Map<String, Node> nodes = new LinkedHashMap<>();
         Map<String, Integer> lines = new LinkedHashMap<>();

@@ -109,6 +109,26 @@ final class SpecNode {
 
     List<SpecNode> asList() {
         if (!(node instanceof SequenceNode s)) throw error("expected a list, got " + describe());
+        return items(s);
+    }
+
+    /**
+     * A list of named items (nodes, networks), which people also write as a mapping keyed by the name
+     * ("gpu1: {address: ...}"): that mistake gets the way to write it.
+     */
+    List<SpecNode> asNamedList(String example) {
+        if (node instanceof MappingNode m && !m.getValue().isEmpty()
+                && m.getValue().getFirst().getKeyNode() instanceof ScalarNode first) {
+            if (first.getValue().equals("name")) {
+                throw error("expected a list, got a mapping; put a dash before each entry: \"- name: ...\"");
+            }
+            throw error("expected a list, got a mapping; write each entry as a list item with its name inside: "
+                    + example.replace("NAME", first.getValue()));
+        }
+        return asList();
+    }
+
+    private List<SpecNode> items(SequenceNode s) {
         List<SpecNode> items = new ArrayList<>();
         for (int i = 0; i < s.getValue().size(); i++) {
             items.add(new SpecNode(source, path + "[" + i + "]", s.getValue().get(i)));

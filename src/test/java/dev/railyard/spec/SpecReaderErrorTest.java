@@ -79,7 +79,13 @@ class SpecReaderErrorTest {
                 arguments("nodes not a list", "nodes:\n  - {name: gpuserver1, address: 192.168.1.73, bmc: 192.168.1.72}\n"
                                 + "  - {name: gpuserver2, address: 192.168.1.71, bmc: 192.168.1.70}\n",
                         "nodes: {name: gpuserver1}\n",
-                        "cluster.yaml:2: nodes: expected a list, got a mapping"),
+                        "cluster.yaml:2: nodes: expected a list, got a mapping; put a dash before each entry: "
+                                + "\"- name: ...\""),
+                arguments("nodes as a mapping by name", "nodes:\n  - {name: gpuserver1, address: 192.168.1.73, bmc: 192.168.1.72}\n"
+                                + "  - {name: gpuserver2, address: 192.168.1.71, bmc: 192.168.1.70}\n",
+                        "nodes:\n  gpuserver1: {address: 192.168.1.73}\n  gpuserver2: {address: 192.168.1.71}\n",
+                        "cluster.yaml:3: nodes: expected a list, got a mapping; write each entry as a list item with its "
+                                + "name inside: \"- name: gpuserver1\" with \"address: ...\" under it"),
                 arguments("missing node key", ", address: 192.168.1.71, bmc", ", bmc",
                         "cluster.yaml:4: nodes[1]: missing required key \"address\""),
                 arguments("missing top-level key", "cluster: homelab-v100\n", "",

@@ -7,12 +7,11 @@ import dev.railyard.cluster.LocalLauncher;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.NodeStatus;
 import dev.railyard.model.RailyardException;
+import dev.railyard.spec.SpecReader;
 import dev.railyard.report.Json;
 import dev.railyard.spec.SpecHandoff;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -130,11 +129,6 @@ final class ApplyOnNodes {
     }
 
     private String specText() {
-        try {
-            return Files.readString(command.specFile, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new RailyardException.Usage("cannot read --spec " + command.specFile + ": " + e.getMessage(),
-                    "check the path and its permissions");
-        }
+        return SpecReader.text(command.specFile);
     }
 }

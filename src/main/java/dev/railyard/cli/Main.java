@@ -67,6 +67,18 @@ public final class Main {
         System.exit(run(args));
     }
 
+    /**
+     * Ends the JVM with {@code code} from a shutdown hook (Ctrl-C, SIGTERM) once that hook's command has written
+     * what it must: after a signal, System.exit would wait behind the hooks and the JVM would end with 128 + the
+     * signal instead of a code from docs/exit-codes.md. Only a hook whose work is done may call this: the other
+     * hooks are not waited for.
+     */
+    static void endDuringShutdown(int code) {
+        System.out.flush();
+        System.err.flush();
+        Runtime.getRuntime().halt(code);
+    }
+
     /** Runs the CLI and returns the exit code; tests call this with their own writers via {@link #commandLine()}. */
     public static int run(String... args) {
         Timings timings = timingsFor(System.getenv(), args);

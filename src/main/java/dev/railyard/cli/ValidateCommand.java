@@ -28,7 +28,6 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,6 +40,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 @Command(name = "validate",
         mixinStandardHelpOptions = true,
@@ -147,11 +147,17 @@ public final class ValidateCommand implements Callable<Integer> {
 
         Thread main = Thread.currentThread();
         CountDownLatch written = new CountDownLatch(1);
+        AtomicInteger exitCode = new AtomicInteger(-1);
         Thread onCtrlC = new Thread(() -> {
             main.interrupt();
             launcher.close();
             try {
-                written.await(30, TimeUnit.SECONDS);
+                if (written.await(30, TimeUnit.SECONDS) && exitCode.get() >= 0) {
+                    // A JVM ended by a signal exits 128 + the signal (130 for Ctrl-C) once its hooks are done, and
+                    // Main's System.exit waits behind this hook: end with the code the verdict line printed (1 for an
+                    // interrupted run, docs/exit-codes.md), now that the report is written.
+                    Main.endDuringShutdown(exitCode.get());
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -172,6 +178,7 @@ public final class ValidateCommand implements Callable<Integer> {
             if (lateInterrupt && report.complete()) progress.note("interrupted after the last step: the report is complete");
             List<Path> files = ValidationReportFiles.write(report, dir);
             print(stdout, err, report, files, dir);
+            exitCode.set(ExitCodes.of(report));
         } finally {
             launcher.close();
             recorder.close();
@@ -220,11 +227,7 @@ public final class ValidateCommand implements Callable<Integer> {
         if (!Files.isRegularFile(specFile)) {
             throw new RailyardException.Usage("--spec " + specFile + " is not a file", "write one with: railyard init > cluster.yaml");
         }
-        try {
-            return Optional.of(Files.readString(specFile, StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new RailyardException.Usage("cannot read --spec " + specFile + ": " + e.getMessage(), "check the path and its permissions");
-        }
+        return Optional.of(SpecReader.text(specFile));
     }
 
     /** No spec: this machine as a one-node cluster named after its host. */

@@ -9,6 +9,7 @@ import dev.railyard.model.NodeFacts;
 import dev.railyard.model.NodeOutcome;
 import dev.railyard.model.NodeStatus;
 import dev.railyard.model.PairResult;
+import dev.railyard.model.Severity;
 import dev.railyard.model.ValidationReport;
 import dev.railyard.platform.Clock;
 
@@ -167,7 +168,30 @@ public final class ClusterValidation {
             nets.add(new CulpritFinder.NetworkPairs(name, p.schedule().nodes(), p.network().rateGbps(),
                     judged.stream().filter(j -> j.test().network().equals(name)).toList()));
         }
-        return new Judged(PairJudge.findings(judged), CulpritFinder.find(nets));
+        return new Judged(untestedNoted(PairJudge.findings(judged), plans), CulpritFinder.find(nets));
+    }
+
+    /**
+     * A network's PASS covers the pairs that ran: where nodes bound to it were not reached, its words name them, so
+     * "1 of 1 pairs within expect" is not read as the whole network proven (the verdict line names them too).
+     */
+    private List<Finding> untestedNoted(List<Finding> findings, List<PairStage.Plan> plans) {
+        Map<String, String> untested = new java.util.HashMap<>();
+        for (PairStage.Plan p : plans) {
+            List<String> left = spec.nodes().stream().map(ClusterSpec.Node::name)
+                    .filter(n -> p.network().bind().containsKey(n) && p.network().bind().get(n).address().isPresent())
+                    .filter(n -> !p.schedule().nodes().contains(n))
+                    .map(n -> n + " (" + Optional.ofNullable(nodes.get(n))
+                            .map(r -> r.outcome().status().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '))
+                            .orElse("not run") + ")")
+                    .toList();
+            if (!left.isEmpty()) untested.put(p.network().name(), String.join(", ", left));
+        }
+        if (untested.isEmpty()) return findings;
+        return findings.stream().map(f -> f.severity() == Severity.PASS && untested.containsKey(f.subject())
+                ? Finding.pass(f.id(), f.subject(), f.observed() + "; not tested: " + untested.get(f.subject()),
+                        f.expected())
+                : f).toList();
     }
 
     private List<NodeStage.NodeResult> orderedNodes() {

@@ -95,7 +95,8 @@ public final class LocalLauncher implements Launcher {
     private ChildProcess launch(ClusterSpec.Node node, List<String> railyardArgs) throws IOException {
         List<String> argv = new ArrayList<>(command);
         argv.addAll(railyardArgs);
-        ChildProcess p = ChildProcess.start(node.name(), railyardArgs, new ProcessBuilder(argv));
+        ChildProcess p = ChildProcess.start(node.name(), railyardArgs,
+                new ProcessBuilder(TerminalSignals.ignoring(argv)));
         running.add(p);
         return p;
     }

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  */
 record SshCommand(String ssh, String address, SshOptions options) implements WrappedStep.Transport {
 
-    private static final Pattern HOST = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?");
+    private static final Pattern HOST = Pattern.compile("[A-Za-z0-9_]([A-Za-z0-9._-]*[A-Za-z0-9_])?");
     static final Duration MAX_CONNECT = Duration.ofSeconds(10);
 
     SshCommand {

@@ -1,6 +1,14 @@
 package dev.railyard.cluster;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What ssh's own stderr says when it exits 255 (ssh's code for "ssh failed", never one railyard uses), in words for
@@ -25,11 +33,58 @@ final class SshFailure {
                     + "the node's key and add it with: " + cmd.keyscanCommand();
         }
         if (stderr.contains("Permission denied")) {
+            Optional<String> key = cmd.options().identityFile();
+            Optional<String> missing = stderr.lines().map(String::strip)
+                    .filter(l -> l.contains("Identity file ") && l.contains("not accessible")).findFirst();
+            if (key.isPresent() && missing.isPresent()) {
+                return lastSshLine + " (" + missing.get().replaceFirst("^Warning: ", "").replaceFirst("\\.$", "")
+                        + ": fix ssh.identity_file in the spec)";
+            }
+            if (key.isPresent() && needsPassphrase(Path.of(SshCommand.expandHome(key.get())))) {
+                return lastSshLine + " (the key " + key.get() + " is protected by a passphrase, and railyard runs ssh "
+                        + "with BatchMode=yes, so nobody can type it: load the key with ssh-add " + key.get()
+                        + " and run railyard where SSH_AUTH_SOCK reaches that agent)";
+            }
             return lastSshLine + " (set ssh.user and ssh.identity_file in the spec, or load the key into ssh-agent; "
                     + "railyard runs ssh with BatchMode=yes, so it cannot ask for a password)";
         }
         return lastSshLine;
     }
+
+    /**
+     * Whether a private key file is encrypted: OpenSSH's own format names its cipher ("none" when it is not), PEM
+     * says ENCRYPTED. An unreadable or unknown file is not judged.
+     */
+    static boolean needsPassphrase(Path key) {
+        String text;
+        try {
+            if (Files.size(key) > 64 * 1024) return false;
+            text = Files.readString(key, StandardCharsets.US_ASCII);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+        if (text.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----") || text.contains("Proc-Type: 4,ENCRYPTED")) return true;
+        int begin = text.indexOf(OPENSSH_BEGIN);
+        int end = text.indexOf("-----END OPENSSH PRIVATE KEY-----");
+        if (begin < 0 || end < begin) return false;
+        byte[] blob;
+        try {
+            blob = Base64.getMimeDecoder().decode(text.substring(begin + OPENSSH_BEGIN.length(), end));
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        // "openssh-key-v1\0", then the cipher name as a string: uint32 length, bytes
+        byte[] magic = "openssh-key-v1\0".getBytes(StandardCharsets.US_ASCII);
+        if (blob.length < magic.length + 4 || !Arrays.equals(Arrays.copyOf(blob, magic.length), magic)) return false;
+        ByteBuffer b = ByteBuffer.wrap(blob, magic.length, blob.length - magic.length);
+        int length = b.getInt();
+        if (length < 0 || length > b.remaining() || length > 64) return false;
+        byte[] cipher = new byte[length];
+        b.get(cipher);
+        return !"none".equals(new String(cipher, StandardCharsets.US_ASCII));
+    }
+
+    private static final String OPENSSH_BEGIN = "-----BEGIN OPENSSH PRIVATE KEY-----";
 
     /** ssh's last complaint: its lines come after anything the remote step printed. */
     private static String lastSshLine(String stderr) {

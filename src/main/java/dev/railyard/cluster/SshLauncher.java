@@ -135,7 +135,7 @@ public final class SshLauncher implements Launcher {
             throws IOException {
         SshCommand command = command(node);
         return WrappedStep.start(node.name(), shownArgs, command,
-                command.argv(ProcessGroupWrapper.remoteCommand(remoteArgv), timeout));
+                command.argv(ProcessGroupWrapper.remoteCommand(remoteArgv), timeout), Map.of(), true);
     }
 
     SshCommand command(ClusterSpec.Node node) {

@@ -72,7 +72,16 @@ final class WrappedStep implements RemoteProcess {
     /** The same with variables added to the transport's environment (SLURM_CONF for a test cluster). */
     static WrappedStep start(String node, List<String> args, Transport transport, List<String> transportArgv,
                              Map<String, String> extraEnv) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(transportArgv);
+        return start(node, args, transport, transportArgv, extraEnv, false);
+    }
+
+    /**
+     * The same; {@code shielded}: the transport ignores the terminal's signals ({@link TerminalSignals}), so only
+     * the launcher ends it.
+     */
+    static WrappedStep start(String node, List<String> args, Transport transport, List<String> transportArgv,
+                             Map<String, String> extraEnv, boolean shielded) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(shielded ? TerminalSignals.ignoring(transportArgv) : transportArgv);
         pb.environment().putAll(extraEnv);
         return new WrappedStep(node, args, transport, pb.start(), true);
     }
@@ -83,7 +92,7 @@ final class WrappedStep implements RemoteProcess {
      */
     static WrappedStep feeding(String node, Transport transport, List<String> transportArgv, Path stdinFile)
             throws IOException {
-        Process p = new ProcessBuilder(transportArgv).redirectInput(stdinFile.toFile()).start();
+        Process p = new ProcessBuilder(TerminalSignals.ignoring(transportArgv)).redirectInput(stdinFile.toFile()).start();
         return new WrappedStep(node, List.of(), transport, p, false);
     }
 

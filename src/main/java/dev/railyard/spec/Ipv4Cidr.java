@@ -23,6 +23,17 @@ public record Ipv4Cidr(int bits, int prefix) {
         return Optional.of(bits);
     }
 
+    /**
+     * Whether a dotted address has a number with a leading zero ("10.0.0.010"): railyard reads it as decimal, but
+     * inet_aton (ssh, ping, getaddrinfo) reads it as octal, so the two would reach different hosts.
+     */
+    public static boolean zeroPadded(String text) {
+        for (String p : text.split("\\.", -1)) {
+            if (p.length() > 1 && p.startsWith("0")) return true;
+        }
+        return false;
+    }
+
     /** "a.b.c.d/n"; host bits may be set (use {@link #isNetwork()} to insist on a network address). */
     public static Optional<Ipv4Cidr> parse(String text) {
         int slash = text.indexOf('/');

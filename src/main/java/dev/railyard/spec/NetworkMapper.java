@@ -35,7 +35,7 @@ final class NetworkMapper {
     List<Network> map(SpecNode list, Set<String> nodeNames) {
         List<Network> networks = new ArrayList<>();
         Map<String, Integer> lines = new HashMap<>();
-        for (SpecNode item : list.asList()) {
+        for (SpecNode item : list.asNamedList("\"- name: NAME\" with \"role: ...\" under it")) {
             SpecNode.SpecMap m = item.asMap(NETWORK_KEYS);
             SpecNode nameNode = m.require("name");
             String name = SpecMapper.name(nameNode);
@@ -83,6 +83,7 @@ final class NetworkMapper {
         String text = n.asString();
         Ipv4Cidr cidr = Ipv4Cidr.parse(text)
                 .orElseThrow(() -> n.error("\"" + text + "\" is not an IPv4 CIDR such as 10.0.0.0/24"));
+        if (Ipv4Cidr.zeroPadded(text.substring(0, text.indexOf('/')))) throw n.error(zeroPadded(text, cidr.toString()));
         if (!cidr.isNetwork()) {
             throw n.error("\"" + text + "\" has host bits set; did you mean " + cidr.network() + "?");
         }
@@ -134,12 +135,20 @@ final class NetworkMapper {
         return new RdmaPortRef(m.group(1), port);
     }
 
+    static String zeroPadded(String text, String plain) {
+        return "\"" + text + "\" has a zero-padded number, which ssh, ping and Java read as octal or refuse (010 is 8); write "
+                + plain;
+    }
+
     /** A bare address ("10.0.0.1") or one with its prefix ("10.0.0.1/24"), inside the subnet when there is one. */
     private static int address(SpecNode n, String text, Optional<Ipv4Cidr> subnet) {
         Optional<Integer> bits = text.contains("/")
                 ? Ipv4Cidr.parse(text).map(Ipv4Cidr::bits)
                 : Ipv4Cidr.parseAddress(text);
         if (bits.isEmpty()) throw n.error("\"" + text + "\" is not an IPv4 address such as 10.0.0.1 or 10.0.0.1/24");
+        if (Ipv4Cidr.zeroPadded(text.contains("/") ? text.substring(0, text.indexOf('/')) : text)) {
+            throw n.error(zeroPadded(text, Ipv4Cidr.format(bits.get()) + (text.contains("/") ? text.substring(text.indexOf('/')) : "")));
+        }
         if (subnet.isPresent()) {
             Ipv4Cidr s = subnet.get();
             if (!s.contains(bits.get())) throw n.error(text + " is outside the network's subnet " + s);

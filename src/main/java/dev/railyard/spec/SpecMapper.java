@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Maps the composed document to a {@link ClusterSpec}: top level, nodes, GPUs and thresholds. */
@@ -28,6 +29,12 @@ final class SpecMapper {
     /** A host name label sequence (RFC 1123); also used for node and cluster names. */
     static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
             + "(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*");
+    /**
+     * What {@code address} may name: DNS names, and ssh_config Host aliases, which people also write with '_'
+     * ("Host gpu_01"); never a leading '-' (it would pose as an ssh option).
+     */
+    static final Pattern ADDRESS_NAME = Pattern.compile("[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?"
+            + "(\\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*");
     private static final Pattern LOOKS_NUMERIC = Pattern.compile("[0-9.]+");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
 
@@ -56,7 +63,7 @@ final class SpecMapper {
     }
 
     private Map<String, Node> nodes(SpecNode list) {
-        List<SpecNode> items = list.asList();
+        List<SpecNode> items = list.asNamedList("\"- name: NAME\" with \"address: ...\" under it");
         if (items.isEmpty()) throw list.error("needs at least one node");
         Map<String, Node> nodes = new LinkedHashMap<>();
         Map<String, Integer> lines = new LinkedHashMap<>();
@@ -149,7 +156,8 @@ final class SpecMapper {
     static String name(SpecNode n) {
         String v = n.asString();
         if (!NAME.matcher(v).matches()) {
-            throw n.error("\"" + v + "\" is not a valid name (letters, digits, '.', '_', '-'; at most 63)");
+            throw n.error("\"" + v + "\" is not a valid name (letters, digits, '.', '_', '-'; at most 63)"
+                    + (v.contains("[") || v.contains("{") ? "; " + NO_RANGES : ""));
         }
         return v;
     }
@@ -159,9 +167,37 @@ final class SpecMapper {
         String v = n.asString();
         if (LOOKS_NUMERIC.matcher(v).matches()) {
             if (Ipv4Cidr.parseAddress(v).isEmpty()) throw n.error("\"" + v + "\" is not an IPv4 address");
-        } else if (!HOST_NAME.matcher(v).matches()) {
-            throw n.error("\"" + v + "\" is neither an IPv4 address nor a host name");
+            if (Ipv4Cidr.zeroPadded(v)) {
+                throw n.error(NetworkMapper.zeroPadded(v, Ipv4Cidr.format(Ipv4Cidr.parseAddress(v).get())));
+            }
+        } else if (!ADDRESS_NAME.matcher(v).matches()) {
+            throw n.error(notAHost(v));
         }
         return v;
     }
+
+    /** Why {@code v} is no address, for the forms people carry over from ssh, URLs and other tools' host lists. */
+    private static String notAHost(String v) {
+        Matcher userAt = USER_AT.matcher(v);
+        if (userAt.matches()) {
+            return "\"" + v + "\" has a user name in it; write address: " + userAt.group(2)
+                    + " and the user as ssh: {user: " + userAt.group(1) + "} (this node's or the top-level ssh section)";
+        }
+        Matcher hostPort = HOST_PORT.matcher(v);
+        if (hostPort.matches()) {
+            return "\"" + v + "\" has a port in it; write address: " + hostPort.group(1)
+                    + " and the port as ssh: {port: " + hostPort.group(2) + "} (this node's or the top-level ssh section)";
+        }
+        if (v.indexOf(':') != v.lastIndexOf(':') || v.startsWith("[")) {
+            return "\"" + v + "\" looks like an IPv6 address; node addresses are IPv4 or host names: give the node a "
+                    + "name in your ssh_config (Host NAME, HostName " + v.replaceAll("^\\[|\\]$", "")
+                    + ") or /etc/hosts and write that name here";
+        }
+        if (v.contains("[") || v.contains("{")) return "\"" + v + "\" is not a host name; " + NO_RANGES;
+        return "\"" + v + "\" is neither an IPv4 address nor a host name";
+    }
+
+    private static final Pattern USER_AT = Pattern.compile("([^@\\s]+)@([^@\\s]+)");
+    private static final Pattern HOST_PORT = Pattern.compile("([^:\\s\\[\\]]+):([0-9]{1,5})");
+    private static final String NO_RANGES = "ranges such as node[01-04] or node{1..4} are not expanded: list each node";
 }

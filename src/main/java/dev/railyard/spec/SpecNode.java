@@ -69,12 +69,23 @@ final class SpecNode {
         return map;
     }
 
-    /** A mapping with any scalar keys (node names under bind). */
+    /**
+     * A mapping with any scalar keys (node names under bind). YAML merge keys ({@code <<: *defaults}, or a list of
+     * aliases) add the keys of the mappings they name that this mapping does not set itself, the first listed
+     * winning, as YAML 1.1 defines them.
+     */
     SpecMap asOpenMap() {
         if (!(node instanceof MappingNode m)) throw error("expected a mapping, got " + describe());
         Map<String, SpecMap.Entry> entries = new LinkedHashMap<>();
+        List<SpecNode> merged = new ArrayList<>();
         for (NodeTuple t : m.getValue()) {
             Node k = t.getKeyNode();
+            if (k instanceof ScalarNode ks && ks.getTag().equals(Tag.MERGE)) {
+                SpecNode value = new SpecNode(source, path, t.getValueNode());
+                if (t.getValueNode() instanceof SequenceNode) merged.addAll(value.asList());
+                else merged.add(value);
+                continue;
+            }
             if (!(k instanceof ScalarNode ks) || ks.getTag().equals(Tag.NULL)) {
                 throw new SpecNode(source, path, k).error("keys must be plain names");
             }
@@ -85,11 +96,39 @@ final class SpecNode {
             if (earlier != null) throw keyNode.error("duplicate key (first at line " + earlier.key().line() + ")");
             entries.put(name, new SpecMap.Entry(keyNode, new SpecNode(source, childPath, t.getValueNode())));
         }
+        for (SpecNode from : merged) {
+            if (!(from.node instanceof MappingNode)) {
+                throw from.error("<< (a YAML merge key) takes a mapping or a list of mappings, such as *defaults; got "
+                        + from.describe());
+            }
+            SpecNode samePath = new SpecNode(source, path, from.node);
+            samePath.asOpenMap().entries().forEach(entries::putIfAbsent);
+        }
         return new SpecMap(this, entries);
     }
 
     List<SpecNode> asList() {
         if (!(node instanceof SequenceNode s)) throw error("expected a list, got " + describe());
+        return items(s);
+    }
+
+    /**
+     * A list of named items (nodes, networks), which people also write as a mapping keyed by the name
+     * ("gpu1: {address: ...}"): that mistake gets the way to write it.
+     */
+    List<SpecNode> asNamedList(String example) {
+        if (node instanceof MappingNode m && !m.getValue().isEmpty()
+                && m.getValue().getFirst().getKeyNode() instanceof ScalarNode first) {
+            if (first.getValue().equals("name")) {
+                throw error("expected a list, got a mapping; put a dash before each entry: \"- name: ...\"");
+            }
+            throw error("expected a list, got a mapping; write each entry as a list item with its name inside: "
+                    + example.replace("NAME", first.getValue()));
+        }
+        return asList();
+    }
+
+    private List<SpecNode> items(SequenceNode s) {
         List<SpecNode> items = new ArrayList<>();
         for (int i = 0; i < s.getValue().size(); i++) {
             items.add(new SpecNode(source, path + "[" + i + "]", s.getValue().get(i)));

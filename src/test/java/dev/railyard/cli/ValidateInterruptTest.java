@@ -2,6 +2,7 @@ package dev.railyard.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,11 +25,41 @@ class ValidateInterruptTest {
 
     @Test
     void aStoppedRunWritesItsPartialReportAndLeavesNoStepBehind(@TempDir Path dir) throws Exception {
+        // SIGTERM (Process.destroy would also close our end of stderr): the JVM runs validate's shutdown hook
+        stoppedRun(dir, List.of(), p -> p.toHandle().destroy());
+    }
+
+    /**
+     * Ctrl-C on a terminal: SIGINT to the whole foreground process group, the steps' processes included. They leave
+     * the ending to validate, so no step is judged on a death by the user's signal, and the run exits 1 as
+     * docs/exit-codes.md says (not the 130 of a JVM ended by SIGINT).
+     */
+    @Test
+    void ctrlCToTheProcessGroupIsAnInterruptedRunNotFailingSteps(@TempDir Path dir) throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/setsid")), "needs setsid (util-linux)");
+        JsonNode report = stoppedRun(dir, List.of("/usr/bin/setsid"), p -> {
+            // setsid made the JVM the leader of its own process group, as a shell does for a foreground job
+            Process kill = new ProcessBuilder("kill", "-INT", "--", "-" + p.pid()).inheritIO().start();
+            assertThat(kill.waitFor()).isZero();
+        });
+        report.path("nodes").forEach(n -> assertThat(n.path("status").asText()).as(n.toString())
+                .isIn("COMPLETED", "NOT_RUN", "INTERRUPTED"));
+        for (String kind : List.of("clusterFindings", "pairFindings", "benchFindings")) {
+            report.path(kind).forEach(f -> assertThat(f.path("severity").asText()).as(f.toString()).isNotEqualTo("FAIL"));
+        }
+    }
+
+    interface Stopper {
+        void stop(Process validate) throws Exception;
+    }
+
+    private static JsonNode stoppedRun(Path dir, List<String> prefix, Stopper stopper) throws Exception {
         Path out = dir.resolve("report");
         String java = ProcessHandle.current().info().command().orElse("java");
-        Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), "validate", "--launcher", "local", "--no-history", "--out", out.toString())
-                .redirectOutput(dir.resolve("stdout.txt").toFile()).start();
+        List<String> argv = new ArrayList<>(prefix);
+        argv.addAll(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                Main.class.getName(), "validate", "--launcher", "local", "--no-history", "--out", out.toString()));
+        Process p = new ProcessBuilder(argv).redirectOutput(dir.resolve("stdout.txt").toFile()).start();
         List<String> seen = new ArrayList<>();
         List<ProcessHandle> steps = new ArrayList<>();
         try (BufferedReader err = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
@@ -45,7 +76,7 @@ class ValidateInterruptTest {
                 Thread.onSpinWait();
             }
             assertThat(steps).as("child steps running").isNotEmpty();
-            p.toHandle().destroy(); // SIGTERM (Process.destroy would also close our end of stderr): the JVM runs validate's shutdown hook
+            stopper.stop(p);
             assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
             err.lines().forEach(seen::add);
         }
@@ -56,5 +87,7 @@ class ValidateInterruptTest {
         JsonNode report = new ObjectMapper().readTree(Files.readString(out.resolve("report.json")));
         assertThat(report.path("complete").asBoolean(true)).isFalse();
         assertThat(report.path("nodes")).hasSize(1);
+        assertThat(p.exitValue()).as("exit code of an interrupted run").isEqualTo(1);
+        return report;
     }
 }

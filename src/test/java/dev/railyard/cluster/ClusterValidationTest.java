@@ -129,6 +129,9 @@ class ClusterValidationTest {
         assertThat(r.clusterFindings()).filteredOn(f -> f.subject().contains("n004"))
                 .isNotEmpty().extracting(Finding::severity).containsOnly(Severity.UNKNOWN);
         assertThat(r.severity()).as("a node not proven cannot pass").isEqualTo(Severity.UNKNOWN);
+        assertThat(r.pairFindings()).filteredOn(f -> f.severity() == Severity.PASS).singleElement()
+                .satisfies(f -> assertThat(f.observed()).as("the network's PASS names the node it could not test")
+                        .startsWith("3 of 3 pairs within expect; median 9.4").endsWith("; not tested: n004 (unreachable)"));
     }
 
     @Test

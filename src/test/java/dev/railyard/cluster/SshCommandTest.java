@@ -1,7 +1,12 @@
 package dev.railyard.cluster;
 
 import dev.railyard.model.SshOptions;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import java.time.Duration;
 import java.util.List;
@@ -32,7 +37,9 @@ class SshCommandTest {
 
     @Test
     void addressesThatCouldBeOptionsAreRefused() {
-        for (String bad : List.of("-oProxyCommand=x", "a b", "host;rm", "")) {
+        assertThat(new SshCommand("ssh", "gpu_01", SshOptions.none()).argv("'true'", Duration.ofSeconds(3)))
+                .as("an ssh_config alias with '_'").contains("gpu_01");
+        for (String bad : List.of("-oProxyCommand=x", "a b", "host;rm", "", "-gpu_01", "_-x-")) {
             assertThatThrownBy(() -> new SshCommand("ssh", bad, SshOptions.none()))
                     .isInstanceOf(IllegalArgumentException.class);
         }
@@ -64,6 +71,37 @@ class SshCommandTest {
                         + "for a password)");
         assertThat(cmd.unreachable(1, "ops@10.0.0.3: Permission denied (publickey).\n"))
                 .as("exit 1 is the step's own: a FAIL finding").isEmpty();
+    }
+
+    /** ssh-keygen's own keys: one with a passphrase, one without, and a key file that is not there. */
+    @Test
+    void refusedLoginWithAPassphraseKeyOrAMissingKeySaysSo(@TempDir Path dir) throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/ssh-keygen")), "needs ssh-keygen");
+        for (String[] k : new String[][] {{"locked", "secret phrase", "ed25519"}, {"open", "", "ed25519"},
+                {"locked-rsa", "secret phrase", "rsa"}}) {
+            Process p = new ProcessBuilder("ssh-keygen", "-q", "-t", k[2], "-N", k[1], "-f", dir.resolve(k[0]).toString())
+                    .redirectErrorStream(true).start();
+            assertThat(p.waitFor()).isZero();
+        }
+        String denied = "root@10.0.0.3: Permission denied (publickey).\n";
+        for (String locked : List.of("locked", "locked-rsa")) {
+            String key = dir.resolve(locked).toString();
+            SshCommand cmd = new SshCommand("ssh", "10.0.0.3", new SshOptions(Optional.empty(), Optional.empty(),
+                    Optional.of(key), Optional.empty(), Optional.empty()));
+            assertThat(cmd.unreachable(255, denied)).contains("ssh: root@10.0.0.3: Permission denied (publickey). "
+                    + "(the key " + key + " is protected by a passphrase, and railyard runs ssh with BatchMode=yes, so "
+                    + "nobody can type it: load the key with ssh-add " + key + " and run railyard where SSH_AUTH_SOCK "
+                    + "reaches that agent)");
+        }
+        SshCommand open = new SshCommand("ssh", "10.0.0.3", new SshOptions(Optional.empty(), Optional.empty(),
+                Optional.of(dir.resolve("open").toString()), Optional.empty(), Optional.empty()));
+        assertThat(open.unreachable(255, denied).orElseThrow()).contains("(set ssh.user and ssh.identity_file");
+        String gone = dir.resolve("gone").toString();
+        SshCommand missing = new SshCommand("ssh", "10.0.0.3", new SshOptions(Optional.empty(), Optional.empty(),
+                Optional.of(gone), Optional.empty(), Optional.empty()));
+        assertThat(missing.unreachable(255, "Warning: Identity file " + gone + " not accessible: No such file or "
+                + "directory.\n" + denied)).contains("ssh: root@10.0.0.3: Permission denied (publickey). (Identity file "
+                + gone + " not accessible: No such file or directory: fix ssh.identity_file in the spec)");
     }
 
     @Test

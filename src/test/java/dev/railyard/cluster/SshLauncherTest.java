@@ -218,6 +218,28 @@ class SshLauncherTest {
         }
     }
 
+    @Test
+    void ctrlCReachingSshLeavesTheStepToTheLauncher() throws Exception {
+        String marker = Integer.toString(5000 + (int) (ProcessHandle.current().pid() % 1000));
+        try (SshLauncher l = launcher()) {
+            WrappedStep step = l.start(cluster.node("h2"), List.of(), List.of("sleep", marker),
+                    Duration.ofSeconds(60));
+            awaitProcess("h2", "sleep " + marker, true);
+            // Ctrl-C on a terminal signals the whole foreground process group, railyard's ssh children included:
+            // the coordinator alone decides how its steps end (before, ssh died with exit 255, "unreachable")
+            for (String signal : List.of("INT", "TERM", "HUP", "QUIT")) {
+                CommandRunner.Result kill = CommandRunner.system().run(List.of("kill", "-" + signal,
+                        Long.toString(step.transportProcess().pid())), Duration.ofSeconds(10));
+                assertThat(kill.ok()).as(kill.stderr()).isTrue();
+            }
+            Thread.sleep(500);
+            assertThat(step.isAlive()).isTrue();
+            step.close();
+            assertThat(step.await(Duration.ofSeconds(1)).status()).isEqualTo(StepStatus.INTERRUPTED);
+            awaitProcess("h2", "sleep " + marker, false);
+        }
+    }
+
     /** Polls the host's processes until one whose command line contains {@code text} is there (or gone). */
     private static void awaitProcess(String host, String text, boolean present) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();

@@ -48,11 +48,18 @@ final class TestCluster implements AutoCloseable {
         }
     }
 
-    /** Brings up {@code n} hosts; {@code name} keeps concurrent test classes apart (namespaces, links, dir). */
+    /**
+     * Brings up {@code n} hosts; {@code name} keeps concurrent test classes apart (namespaces, links, dir). Test runs
+     * of several checkouts on one machine keep apart with RY_TESTCLUSTER_TAG (up to 3 lower-case letters or digits,
+     * added to the names) and RY_TESTCLUSTER_NET (the script's first two octets, default 10.78; ApplyOverSshTest
+     * expects 10.78).
+     */
     static TestCluster up(String name, int n, String... upArgs) {
         requireTools();
-        Path dir = Path.of("/tmp", "railyard-tc-" + name);
-        String prefix = "ry" + name;
+        String tag = System.getenv().getOrDefault("RY_TESTCLUSTER_TAG", "");
+        if (!tag.matches("[a-z0-9]{0,3}")) throw new IllegalArgumentException("RY_TESTCLUSTER_TAG: 0-3 of a-z, 0-9");
+        Path dir = Path.of("/tmp", "railyard-tc-" + name + tag);
+        String prefix = "ry" + name + tag;
         List<String> argv = new ArrayList<>(List.of(SCRIPT.toString(), "up", Integer.toString(n)));
         argv.addAll(List.of(upArgs));
         TestCluster c = null;

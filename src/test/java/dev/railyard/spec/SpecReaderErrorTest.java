@@ -49,6 +49,9 @@ class SpecReaderErrorTest {
                 arguments("syntax: tab indent", "    mtu: 9000", "\tmtu: 9000",
                         "cluster.yaml:12: YAML syntax error: found character '\\t(TAB)' that cannot start any token. "
                                 + "(Do not use \\t(TAB) for indentation)"),
+                arguments("syntax: key indented too far", "    mtu: 9000", "    mtu: 9000\n     rate_gbps: 40",
+                        "cluster.yaml:13: YAML syntax error: mapping values are not allowed here (a key indented "
+                                + "differently from the lines around it, or an unquoted value with \": \" in it)"),
                 arguments("unknown key with suggestion", "address: 192.168.1.71", "adress: 192.168.1.71",
                         "cluster.yaml:4: nodes[1].adress: unknown key; did you mean \"address\"?"),
                 arguments("dash for underscore", "per_node: 2", "per-node: 2",
@@ -76,7 +79,13 @@ class SpecReaderErrorTest {
                 arguments("nodes not a list", "nodes:\n  - {name: gpuserver1, address: 192.168.1.73, bmc: 192.168.1.72}\n"
                                 + "  - {name: gpuserver2, address: 192.168.1.71, bmc: 192.168.1.70}\n",
                         "nodes: {name: gpuserver1}\n",
-                        "cluster.yaml:2: nodes: expected a list, got a mapping"),
+                        "cluster.yaml:2: nodes: expected a list, got a mapping; put a dash before each entry: "
+                                + "\"- name: ...\""),
+                arguments("nodes as a mapping by name", "nodes:\n  - {name: gpuserver1, address: 192.168.1.73, bmc: 192.168.1.72}\n"
+                                + "  - {name: gpuserver2, address: 192.168.1.71, bmc: 192.168.1.70}\n",
+                        "nodes:\n  gpuserver1: {address: 192.168.1.73}\n  gpuserver2: {address: 192.168.1.71}\n",
+                        "cluster.yaml:3: nodes: expected a list, got a mapping; write each entry as a list item with its "
+                                + "name inside: \"- name: gpuserver1\" with \"address: ...\" under it"),
                 arguments("missing node key", ", address: 192.168.1.71, bmc", ", bmc",
                         "cluster.yaml:4: nodes[1]: missing required key \"address\""),
                 arguments("missing top-level key", "cluster: homelab-v100\n", "",
@@ -114,6 +123,36 @@ class SpecReaderErrorTest {
                         "cluster.yaml:16: networks[1].bind.gpuserver2.address: 10.0.0.1 is also bound to gpuserver1"),
                 arguments("bad node address", "address: 192.168.1.73", "address: 192.168.1.273",
                         "cluster.yaml:3: nodes[0].address: \"192.168.1.273\" is not an IPv4 address"),
+                arguments("user@host as address", "address: 192.168.1.73", "address: root@192.168.1.73",
+                        "cluster.yaml:3: nodes[0].address: \"root@192.168.1.73\" has a user name in it; write address: "
+                                + "192.168.1.73 and the user as ssh: {user: root} (this node's or the top-level ssh section)"),
+                arguments("host:port as address", "address: 192.168.1.73", "address: \"gpuserver1.lab:2222\"",
+                        "cluster.yaml:3: nodes[0].address: \"gpuserver1.lab:2222\" has a port in it; write address: "
+                                + "gpuserver1.lab and the port as ssh: {port: 2222} (this node's or the top-level ssh section)"),
+                arguments("IPv6 literal as address", "address: 192.168.1.73", "address: \"fd00:1::73\"",
+                        "cluster.yaml:3: nodes[0].address: \"fd00:1::73\" looks like an IPv6 address; node addresses are "
+                                + "IPv4 or host names: give the node a name in your ssh_config (Host NAME, HostName "
+                                + "fd00:1::73) or /etc/hosts and write that name here"),
+                arguments("bracketed IPv6 as address", "address: 192.168.1.73", "address: \"[fd00:1::73]\"",
+                        "cluster.yaml:3: nodes[0].address: \"[fd00:1::73]\" looks like an IPv6 address; node addresses are "
+                                + "IPv4 or host names: give the node a name in your ssh_config (Host NAME, HostName "
+                                + "fd00:1::73) or /etc/hosts and write that name here"),
+                arguments("zero-padded node address", "address: 192.168.1.73", "address: 192.168.1.073",
+                        "cluster.yaml:3: nodes[0].address: \"192.168.1.073\" has a zero-padded number, which ssh, ping and "
+                                + "Java read as octal or refuse (010 is 8); write 192.168.1.73"),
+                arguments("zero-padded bound address", "address: 10.0.0.2}", "address: 10.0.0.02/24}",
+                        "cluster.yaml:16: networks[1].bind.gpuserver2.address: \"10.0.0.02/24\" has a zero-padded number, "
+                                + "which ssh, ping and Java read as octal or refuse (010 is 8); write 10.0.0.2/24"),
+                arguments("zero-padded subnet", "subnet: 10.0.0.0/24", "subnet: 10.0.000.0/24",
+                        "cluster.yaml:13: networks[1].subnet: \"10.0.000.0/24\" has a zero-padded number, which ssh, ping "
+                                + "and Java read as octal or refuse (010 is 8); write 10.0.0.0/24"),
+                arguments("node range as a name", "name: gpuserver1,", "name: \"gpuserver[1-2]\",",
+                        "cluster.yaml:3: nodes[0].name: \"gpuserver[1-2]\" is not a valid name (letters, digits, '.', "
+                                + "'_', '-'; at most 63); ranges such as node[01-04] or node{1..4} are not expanded: list "
+                                + "each node"),
+                arguments("node range as an address", "address: 192.168.1.73", "address: \"gpu[01-04].lab\"",
+                        "cluster.yaml:3: nodes[0].address: \"gpu[01-04].lab\" is not a host name; ranges such as "
+                                + "node[01-04] or node{1..4} are not expanded: list each node"),
                 arguments("duplicate node name", "{name: gpuserver2, address: 192.168.1.71",
                         "{name: gpuserver1, address: 192.168.1.71",
                         "cluster.yaml:4: nodes[1].name: duplicate node name \"gpuserver1\" (first at line 3)"),
@@ -168,6 +207,73 @@ class SpecReaderErrorTest {
     @org.junit.jupiter.api.Test
     void theUnbrokenSpecReads() {
         assertThat(new SpecReader().read("cluster.yaml", VALID).nodes()).hasSize(2);
+    }
+
+    /** ssh_config Host aliases may hold '_' ("Host gpu_01"): plain ssh takes them, so the spec does too. */
+    @org.junit.jupiter.api.Test
+    void anSshAliasWithUnderscoresIsAnAddress() {
+        assertThat(new SpecReader().read("cluster.yaml", VALID.replace("address: 192.168.1.73", "address: gpu_01"))
+                .nodes().getFirst().address()).isEqualTo("gpu_01");
+    }
+
+    /** YAML merge keys, as people share settings between nodes: the node's own keys win. */
+    @org.junit.jupiter.api.Test
+    void mergeKeysFillInWhatANodeLeavesOut() {
+        var spec = new SpecReader().read("cluster.yaml", """
+                cluster: lab
+                nodes:
+                  - &first
+                    name: a
+                    address: 10.0.0.1
+                    ssh: {user: ops, port: 2222}
+                    os_family: rhel
+                  - <<: *first
+                    name: b
+                    address: 10.0.0.2
+                  - {<<: [*first], name: c, address: 10.0.0.3, os_family: ubuntu}
+                """);
+        assertThat(spec.nodes()).extracting(n -> n.name() + " " + n.address() + " " + n.osFamily() + " "
+                + n.ssh().user().orElse("-") + " " + n.ssh().port().orElse(0))
+                .containsExactly("a 10.0.0.1 RHEL ops 2222", "b 10.0.0.2 RHEL ops 2222", "c 10.0.0.3 UBUNTU ops 2222");
+        assertThatThrownBy(() -> new SpecReader().read("cluster.yaml", """
+                cluster: lab
+                nodes:
+                  - &first {name: a, address: 10.0.0.1, adress: x}
+                  - {<<: *first, name: b, address: 10.0.0.2}
+                """)).hasMessage("cluster.yaml:3: nodes[0].adress: unknown key; did you mean \"address\"?");
+        assertThatThrownBy(() -> new SpecReader().read("cluster.yaml", """
+                cluster: lab
+                nodes:
+                  - {<<: 3, name: b, address: 10.0.0.2}
+                """)).hasMessage("cluster.yaml:3: nodes[0]: << (a YAML merge key) takes a mapping or a list of "
+                + "mappings, such as *defaults; got \"3\"");
+    }
+
+    /** Editors on Windows write a byte order mark and CRLF line ends; neither is a mistake. */
+    @org.junit.jupiter.api.Test
+    void aByteOrderMarkAndCrlfLineEndsRead() {
+        String windows = "\uFEFF" + VALID.replace("\n", "\r\n");
+        assertThat(new SpecReader().read("cluster.yaml", windows)).isEqualTo(new SpecReader().read("cluster.yaml", VALID));
+    }
+
+    /** A spec saved as Latin-1 or UTF-16 is named with its line, not a decoder's "Input length = 1". */
+    @org.junit.jupiter.api.Test
+    void aFileThatIsNotUtf8SaysSoWithItsLine(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path latin1 = dir.resolve("latin1.yaml");
+        java.nio.file.Files.write(latin1, "cluster: lab\n# n\u0153ud de calcul\nnodes: []\n".replace("\u0153", "\u00e9")
+                .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        assertThatThrownBy(() -> new SpecReader().read(latin1))
+                .isInstanceOf(RailyardException.Usage.class)
+                .hasMessage(latin1 + ":2: not UTF-8 (byte 0xE9); a spec is UTF-8, and this looks like Latin-1 or "
+                        + "Windows-1252 text");
+        java.nio.file.Path utf16 = dir.resolve("utf16.yaml");
+        java.nio.file.Files.write(utf16, ("\uFEFF" + VALID).getBytes(java.nio.charset.StandardCharsets.UTF_16LE));
+        assertThatThrownBy(() -> new SpecReader().read(utf16))
+                .isInstanceOf(RailyardException.Usage.class)
+                .hasMessage(utf16 + ": the file is UTF-16 (its byte order mark says so); a spec is UTF-8");
+        java.nio.file.Path bom = dir.resolve("bom.yaml");
+        java.nio.file.Files.write(bom, ("\uFEFF" + VALID).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(new SpecReader().read(bom).nodes()).hasSize(2);
     }
 
     @org.junit.jupiter.api.Test

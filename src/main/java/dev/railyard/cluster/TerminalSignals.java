@@ -1,0 +1,49 @@
+package dev.railyard.cluster;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Starts a launcher's local child (ssh, a local railyard) with the signals a terminal or a process-group kill sends
+ * (Ctrl-C's SIGINT, Ctrl-\'s SIGQUIT, SIGTERM, SIGHUP) ignored. Ctrl-C reaches the whole foreground process group:
+ * without this, every ssh of a running step died with the coordinator's SIGINT (exit 255, no message) before
+ * validate's shutdown hook could stop it, and the step was judged as a node that was not reached, or a pair that
+ * failed. The coordinator alone handles the signal and ends its steps as it does at a timeout (closing their stdin,
+ * then SIGKILL); a SIGKILL of the coordinator still ends them through their broken pipes. An ignored signal stays
+ * ignored through exec, and OpenSSH and the JVM both keep a signal ignored that they found ignored.
+ */
+final class TerminalSignals {
+
+    private static final Path SHELL = Path.of("/bin/sh");
+    private static final String SCRIPT = "trap '' INT QUIT TERM HUP; exec \"$0\" \"$@\"";
+
+    private TerminalSignals() {}
+
+    /**
+     * {@code argv} under a shell that ignores those signals and then execs it (same pid). The program is looked up
+     * here, so a missing one still fails to start (an IOException) rather than becoming the shell's exit 127.
+     */
+    static List<String> ignoring(List<String> argv) throws IOException {
+        if (!Files.isExecutable(SHELL)) return argv;
+        List<String> shielded = new ArrayList<>(List.of(SHELL.toString(), "-c", SCRIPT, resolve(argv.getFirst())));
+        shielded.addAll(argv.subList(1, argv.size()));
+        return shielded;
+    }
+
+    private static String resolve(String program) throws IOException {
+        if (program.contains("/")) {
+            if (Files.isExecutable(Path.of(program)) && !Files.isDirectory(Path.of(program))) return program;
+            throw new IOException("Cannot run program \"" + program + "\": no such executable file");
+        }
+        String path = System.getenv("PATH");
+        for (String dir : (path == null ? "/usr/local/bin:/usr/bin:/bin" : path).split(":")) {
+            if (dir.isEmpty()) continue;
+            Path candidate = Path.of(dir, program);
+            if (Files.isExecutable(candidate) && !Files.isDirectory(candidate)) return candidate.toString();
+        }
+        throw new IOException("Cannot run program \"" + program + "\": not found on PATH");
+    }
+}

@@ -202,8 +202,14 @@ public final class BenchNcclCommand implements Callable<Integer> {
         if (text) table.header(cfg, total, devices, version);
         List<NcclSizeResult> rows = new CopyOnWriteArrayList<>();
         AtomicBoolean reported = new AtomicBoolean();
-        // Ctrl-C or a kill: the rows measured so far are still printed, marked incomplete.
-        Thread onStop = new Thread(() -> report(out, text, group, table, cfg, total, devices, version, rows, false, reported));
+        // Ctrl-C or a kill: the rows measured so far are still printed, marked incomplete, and the run ends with 1 as
+        // docs/exit-codes.md says of a benchmark cut short, not the 130 of a JVM ended by a signal. A run that had
+        // already printed its own report keeps its code.
+        Thread onStop = new Thread(() -> {
+            if (reported.get()) return;
+            report(out, text, group, table, cfg, total, devices, version, rows, false, reported);
+            if (group.reports()) Main.endDuringShutdown(ExitCodes.FAIL_FINDING);
+        });
         Runtime.getRuntime().addShutdownHook(onStop);
         new NcclBenchmark(session.cuda(), session.nccl(), session.ranks(), total, group, cfg, timings).run(row -> {
             rows.add(row);

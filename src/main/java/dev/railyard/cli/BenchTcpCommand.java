@@ -41,6 +41,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 @Command(name = "tcp",
         mixinStandardHelpOptions = true,
@@ -183,11 +184,13 @@ public final class BenchTcpCommand implements Runnable {
             boolean text = output.text();
             StopSignal signal = new StopSignal();
             CountDownLatch printed = new CountDownLatch(1);
-            // Ctrl-C: stop the run, then hold the JVM until the partial results are printed.
+            AtomicInteger exitCode = new AtomicInteger(-1);
+            // Ctrl-C: stop the run, hold the JVM until the partial results are printed, then end with their code (1
+            // for a run cut short, docs/exit-codes.md) rather than the 130 of a JVM ended by a signal.
             Thread hook = new Thread(() -> {
                 signal.stop();
                 try {
-                    printed.await(15, TimeUnit.SECONDS);
+                    if (printed.await(15, TimeUnit.SECONDS) && exitCode.get() >= 0) Main.endDuringShutdown(exitCode.get());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -205,7 +208,8 @@ public final class BenchTcpCommand implements Runnable {
                     out.print(Json.write(new Report(result, findings)) + "\n");
                 }
                 out.flush();
-                return result.stop().complete() ? ExitCodes.of(findings) : ExitCodes.FAIL_FINDING;
+                exitCode.set(result.stop().complete() ? ExitCodes.of(findings) : ExitCodes.FAIL_FINDING);
+                return exitCode.get();
             } catch (java.net.BindException e) {
                 throw usage("cannot connect from " + (bind != null ? bind : iface) + ": " + IoErrors.describe(e),
                         "--bind one of this host's addresses (ip -br addr), or leave it out");

@@ -66,13 +66,13 @@ class CheckPromiseTest {
      * pattern's groups) says which findings rest on it. An element path ("ecc_errors>volatile>dram_uncorrectable")
      * narrows a document to the first GPU's element.
      */
-    record Input(String id, Pattern path, String subject, String element) {
+    record Input(String id, Pattern path, String subject, String element, boolean gpuFunction, String unlessTreeHas) {
         static Input of(String id, String regex, String subject) {
-            return new Input(id, Pattern.compile(regex), subject, null);
+            return new Input(id, Pattern.compile(regex), subject, null, false, null);
         }
 
         static Input xml(String id, String element) {
-            return new Input(id, Pattern.compile("railyard/nvidia-smi-q\\.xml"), "GPU0 (", element);
+            return new Input(id, Pattern.compile("railyard/nvidia-smi-q\\.xml"), "GPU0 (", element, false, null);
         }
     }
 
@@ -88,6 +88,7 @@ class CheckPromiseTest {
     private static final String IB = "sys/class/infiniband/([^/]+)/ports/(\\d+)/";
     private static final String NET = "sys/class/net/([^/]+)/";
     private static final String RDMA_PORT = "$1:$2";
+    private static final String BDF = "[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]";
 
     static final List<Input> INPUTS = inputs();
 
@@ -113,7 +114,12 @@ class CheckPromiseTest {
                 Input.of("rdma.netdev.address", "railyard/ip-address\\.json", ""),
                 Input.of("rdma.lag", NET + "(?:master|bonding/slaves)", "$1"),
                 Input.of("net.carrier", NET + "carrier_changes", "$1"),
-                Input.of("gpu.pcie.link", "sys/devices/.*/([0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7])/(?:current|max)_link_(?:speed|width)", "($1)")));
+                // PCI sysfs is where a GPU's link is read when no nvidia-smi -q -x was captured; with one, it is read there
+                new Input("gpu.pcie.link", Pattern.compile("sys/(?:devices/.*|bus/pci/devices)/(" + BDF
+                        + ")/(?:current|max)_link_(?:speed|width)"), "($1)", null, false, "railyard/nvidia-smi-q.xml"),
+                // a GPU's own identity on the bus: the GPU count, and the rails per GPU, rest on it
+                new Input("gpu.count", Pattern.compile("sys/bus/pci/devices/(" + BDF + ")/(?:vendor|class)"), "", null, true, null),
+                new Input("topo.rail", Pattern.compile("sys/bus/pci/devices/(" + BDF + ")/(?:vendor|class)"), "", null, true, null)));
         // gpu.pcie.link has PCI sysfs too: without the document the link is still read, from there
         for (String id : List.of("gpu.count", "gpu.driver", "gpu.ecc.uncorrected", "gpu.temperature", "gpu.throttle",
                 "gpu.nvlink")) {
@@ -224,11 +230,15 @@ class CheckPromiseTest {
             NodeInventory inv = CheckTrees.collect(tree, log);
             List<Finding> baseline = CheckRunner.nodeChecks().run(new CheckInput(inv, base.spec(), CheckTrees.NODE));
             Map<String, String> files = readFiles(tree, log);
+            Set<String> gpus = inv.pciDevices().stream().filter(d -> d.isNvidiaGpu()).map(d -> d.address())
+                    .collect(java.util.stream.Collectors.toSet());
             for (Map.Entry<String, String> file : files.entrySet()) {
                 boolean claimed = false;
                 for (Input input : INPUTS) {
                     Matcher matcher = input.path().matcher(file.getKey());
                     if (!matcher.matches()) continue;
+                    if (input.gpuFunction() && !gpus.contains(matcher.group(1))) continue;
+                    if (input.unlessTreeHas() != null && Files.exists(tree.resolve(input.unlessTreeHas()))) continue;
                     claimed = true;
                     String subject = matcher.replaceFirst(input.subject());
                     List<Finding> passing = baseline.stream().filter(f -> f.id().equals(input.id())

@@ -337,6 +337,78 @@ class CheckPromiseTest {
         assertThat(broken).as("garbled or missing inputs that still PASS, throw, or drop the finding").isEmpty();
     }
 
+    /**
+     * The cluster checks that compare node facts, on seed 000's two servers (each the tuned seed000 tree, as the spec
+     * binds them): one node's input garbled must not leave the cluster finding PASS. The facts go through the
+     * inventory JSON that validate ships between nodes.
+     */
+    @Test
+    void aGarbledNodeFactNeverLeavesAClusterPass() throws Exception {
+        ClusterSpec spec = CheckTrees.example("s1-homelab-v100-roce.yaml");
+        Base base = bases().stream().filter(b -> b.name().startsWith("seed000, ens6d1")).findFirst().orElseThrow();
+        Path tree = base.builder().build(Files.createDirectories(dir.resolve("n1")));
+        dev.railyard.model.NodeFacts other = facts("gpuserver2", tree);
+        List<Finding> baseline = cluster(spec, facts("gpuserver1", tree), other);
+        List<Input> inputs = List.of(
+                // rail1 binds ens6d1 on gpuserver1; its finding is one for the network ("all 2 ends at MTU 9000")
+                Input.of("cluster.mtu", "sys/class/net/ens6d1/mtu", "rail1"),
+                Input.of("cluster.versions", "sys/class/infiniband/([^/]+)/fw_ver", "$1 firmware"),
+                Input.of("cluster.addresses", "railyard/ip-address\\.json", ""));
+        // cluster.network.separation judges the spec's subnets and bindings alone: no node fact is its input
+        ReadLog log = ReadLog.create();
+        CheckTrees.collect(tree, log);
+        int cases = 0;
+        Map<String, Integer> byCheck = new TreeMap<>();
+        List<String> passes = new ArrayList<>();
+        for (Map.Entry<String, String> file : readFiles(tree, log).entrySet()) {
+            for (Input input : inputs) {
+                Matcher matcher = input.path().matcher(file.getKey());
+                if (!matcher.matches()) continue;
+                String subject = matcher.replaceFirst(input.subject());
+                List<Finding> passing = baseline.stream().filter(f -> f.id().equals(input.id())
+                        && f.severity() == Severity.PASS && f.subject().contains(subject)).toList();
+                if (passing.isEmpty()) continue;
+                for (Mutation m : Mutation.values()) {
+                    if (m.lenient()) continue;
+                    FileState saved = FileState.save(tree, file.getValue());
+                    try {
+                        if (!mutate(tree, file.getKey(), file.getValue(), null, m)) continue;
+                        cases++;
+                        byCheck.merge(input.id(), 1, Integer::sum);
+                        List<Finding> after = cluster(spec, facts("gpuserver1", tree), other);
+                        for (Finding was : passing) {
+                            boolean stillPass = after.stream().anyMatch(f -> f.id().equals(was.id())
+                                    && f.subject().equals(was.subject()) && f.severity() == Severity.PASS);
+                            boolean said = after.stream().anyMatch(f -> f.id().equals(was.id()) && f.severity() != Severity.PASS
+                                    && !baseline.contains(f));
+                            if (stillPass || !said) passes.add(input.id() + " | " + file.getKey() + " | " + m + ": "
+                                    + was.subject() + (stillPass ? " still PASS" : " vanished"));
+                        }
+                    } finally {
+                        saved.restore(tree, null);
+                    }
+                }
+            }
+        }
+        System.out.printf("check promise (cluster): %d cluster check x input x mutation cases, %d PASS or vanished, by check %s%n",
+                cases, passes.size(), byCheck);
+        passes.forEach(p -> System.out.println("  PASS  " + p));
+        assertThat(cases).as("cluster cases").isPositive();
+        assertThat(passes).as("garbled node facts that leave a cluster PASS").isEmpty();
+    }
+
+    private static dev.railyard.model.NodeFacts facts(String node, Path tree) throws IOException {
+        NodeInventory inv = CheckTrees.collect(tree);
+        return dev.railyard.cluster.NodeFactsReader.read(node, dev.railyard.report.Json.mapper().readTree(dev.railyard.report.Json.write(inv)));
+    }
+
+    private static List<Finding> cluster(ClusterSpec spec, dev.railyard.model.NodeFacts... facts) {
+        Map<String, dev.railyard.model.NodeFacts> m = new LinkedHashMap<>();
+        for (var f : facts) m.put(f.node(), f);
+        ClusterInput in = new ClusterInput(spec, m, Map.of());
+        return ClusterCheck.all().stream().flatMap(c -> c.run(in).stream()).toList();
+    }
+
     private static void print(Tally t) {
         System.out.printf("check promise: %d check x input x mutation cases, %d PASS on a garbled/missing input"
                         + " (+%d on a plausible value: TRUNCATED/CRLF, an edge of a document, a real kernel value),"

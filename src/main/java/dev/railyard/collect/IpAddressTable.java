@@ -45,7 +45,7 @@ record IpAddressTable(Map<String, List<String>> byInterface) {
 
     static Reading<IpAddressTable> read(HostRoot root) {
         if (!root.isLive()) {
-            if (!root.exists(CAPTURED_FILE)) return Reading.absent("not captured");
+            if (!root.exists(CAPTURED_FILE)) return Reading.absent("not captured (no " + CAPTURED_FILE + ")");
             Reading<String> text = root.read(CAPTURED_FILE);
             if (!(text instanceof Reading.Present<String>(String json))) return text.map(x -> null);
             return parse(CAPTURED_FILE, json);

@@ -81,7 +81,7 @@ public final class PciCollector implements Collector<List<PciDevice>> {
         switch (speed) {
             case Reading.Present<String>(String s) -> current = s;
             case Reading.Absent<String> a -> {
-                return Reading.absent("no PCIe link attributes (conventional PCI or virtual function)");
+                return Reading.absent("no " + dir + "/current_link_speed (conventional PCI or virtual function)");
             }
             case Reading.Failed<String>(String path, String cause) -> {
                 return Reading.failed(path, cause);

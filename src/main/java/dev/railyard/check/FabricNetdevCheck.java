@@ -22,6 +22,8 @@ public final class FabricNetdevCheck implements Check {
     static final String MTU = CheckId.RDMA_NETDEV_MTU.id();
     static final String ADDRESS = CheckId.RDMA_NETDEV_ADDRESS.id();
     static final int JUMBO = 9000;
+    /** Operstates in which the netdev passes no traffic, whatever address it holds. */
+    private static final java.util.Set<String> LINK_DOWN = java.util.Set.of("down", "lowerlayerdown", "notpresent");
     static final int IPOIB_CONNECTED_MTU = 65520;
 
     @Override
@@ -133,9 +135,13 @@ public final class FabricNetdevCheck implements Check {
     }
 
     private static void address(NetInterface nd, Optional<String> specAddress, Optional<String> subnet, List<Finding> out) {
-        String oper = nd.operState().orElse("unknown");
-        if (oper.equalsIgnoreCase("down")) {
-            out.add(Finding.of(ADDRESS, Severity.FAIL, nd.name(), "operstate down", "up" + specAddress.map(a -> " with " + a).orElse(""),
+        // "is it up" is half the judgement: an operstate that could not be read leaves the finding UNKNOWN, not PASS
+        if (!(nd.operState() instanceof Reading.Present<String>(String oper))) {
+            out.add(Finding.unknown(ADDRESS, nd.name(), nd.operState(), "up" + specAddress.map(a -> " with " + a).orElse("")));
+            return;
+        }
+        if (LINK_DOWN.contains(oper.toLowerCase(java.util.Locale.ROOT))) {
+            out.add(Finding.of(ADDRESS, Severity.FAIL, nd.name(), "operstate " + oper, "up" + specAddress.map(a -> " with " + a).orElse(""),
                     Fix.lines("ip link set dev " + ShellWord.of(nd.name()) + " up",
                             Fix.note("it stays up after a reboot once netplan configures it (the address fix below)"))));
             return;

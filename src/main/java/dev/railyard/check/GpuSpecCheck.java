@@ -7,6 +7,7 @@ import dev.railyard.model.Gpu;
 import dev.railyard.model.GpuInventory.NvmlSystem;
 import dev.railyard.model.Reading;
 import dev.railyard.model.Severity;
+import dev.railyard.model.ValueText;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -99,6 +100,16 @@ public final class GpuSpecCheck implements Check {
             "modprobe nvidia || (command -v ubuntu-drivers >/dev/null && ubuntu-drivers install || dnf module install -y nvidia-driver)",
             "nvidia-smi -L");
 
+    /** "580.159.04", "13.0": dot-separated numbers, as NVML and nvidia-smi print them. */
+    static boolean isVersion(String v) {
+        return v.matches("[0-9]+(\\.[0-9]+)*");
+    }
+
+    /** The version is the pin, or lies under it: "580.159.04" is pinned by "580" and "580.159", not by "580.1". */
+    static boolean pinned(String version, String pin) {
+        return version.equals(pin) || version.startsWith(pin + ".");
+    }
+
     private List<Finding> driver(CheckInput in, Optional<ClusterSpec.Gpus> want) {
         Reading<NvmlSystem> r = in.inventory().gpu().nvml();
         Optional<String> wantDriver = want.flatMap(ClusterSpec.Gpus::driver);
@@ -116,8 +127,15 @@ public final class GpuSpecCheck implements Check {
         if (wantDriver.isEmpty() && wantCuda.isEmpty()) {
             return List.of(Finding.of(DRIVER, Severity.INFO, in.node(), observed, expected, ""));
         }
-        boolean driverOk = wantDriver.map(d -> sys.driverVersion().startsWith(d)).orElse(true);
-        boolean cudaOk = wantCuda.map(c -> sys.cudaVersion().startsWith(c)).orElse(true);
+        // a pinned version that was read as something else than a version ("580.159.04 kB") is not judged
+        for (String v : List.of(sys.driverVersion(), sys.cudaVersion())) {
+            if (!isVersion(v)) {
+                return List.of(new Finding(DRIVER, Severity.UNKNOWN, in.node(), observed + " (not a version: "
+                        + ValueText.quote(v) + ")", expected.trim(), "nvidia-smi --query-gpu=driver_version --format=csv,noheader"));
+            }
+        }
+        boolean driverOk = wantDriver.map(d -> pinned(sys.driverVersion(), d)).orElse(true);
+        boolean cudaOk = wantCuda.map(c -> pinned(sys.cudaVersion(), c)).orElse(true);
         if (driverOk && cudaOk) return List.of(Finding.pass(DRIVER, in.node(), observed, expected.trim()));
         return List.of(Finding.of(DRIVER, Severity.FAIL, in.node(), observed, expected.trim(),
                 Fix.lines(Fix.note("install the driver the spec pins (gpus.driver), or change the pin if this node is right"),

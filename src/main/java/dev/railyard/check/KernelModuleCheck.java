@@ -40,17 +40,26 @@ public final class KernelModuleCheck implements Check {
     }
 
     private List<Finding> rdmaDriver(CheckInput in) {
-        List<PciDevice> nics = in.inventory().pciDevices().stream().filter(PciDevice::isRdmaCapable).toList();
-        if (nics.isEmpty()) return List.of();
         List<RdmaDevice> rdma = in.inventory().rdmaDevices();
-        boolean addressesKnown = !rdma.isEmpty() && rdma.stream().allMatch(d -> d.pciAddress().isPresent());
-        Set<String> covered = rdma.stream().map(d -> d.pciAddress().orElse("")).collect(Collectors.toSet());
+        Set<String> covered = rdma.stream().flatMap(d -> d.pciAddress().optional().stream()).collect(Collectors.toSet());
+        // a function whose ids could not be read is judged too when it may be an RDMA NIC or carries an RDMA device
+        List<PciDevice> nics = in.inventory().pciDevices().stream().filter(d -> d.isRdmaCapable() || d.mayBeRdmaNic()
+                || !d.unreadableIds().isEmpty() && covered.contains(d.address())).toList();
+        if (nics.isEmpty()) return List.of();
+        // an RDMA device whose PCI function could not be read may be this NIC's, or another's: not known either way
+        List<RdmaDevice> unplaced = rdma.stream().filter(d -> !d.pciAddress().isPresent()).toList();
         List<Finding> out = new ArrayList<>();
         for (PciDevice nic : nics) {
             String subject = nic.address() + " (" + nic.driver().orElse("no driver") + ")";
-            boolean hasRdma = addressesKnown ? covered.contains(nic.address()) : !rdma.isEmpty();
-            if (hasRdma) {
+            if (covered.contains(nic.address())) {
                 out.add(Finding.pass(RDMA, subject, "RDMA device present", "an RDMA device for the NIC"));
+            } else if (!nic.unreadableIds().isEmpty()) {
+                out.add(new Finding(RDMA, Severity.UNKNOWN, subject, "may be an RDMA NIC without its driver: "
+                        + String.join("; ", nic.unreadableIds()), "an RDMA device for the NIC", ""));
+            } else if (!unplaced.isEmpty()) {
+                RdmaDevice d = unplaced.getFirst();
+                out.add(new Finding(RDMA, Severity.UNKNOWN, subject, "PCI function of " + d.name() + " not known: "
+                        + d.pciAddress().describe(), "an RDMA device for the NIC", ""));
             } else {
                 out.add(Finding.of(RDMA, Severity.FAIL, subject, "no device in /sys/class/infiniband for this NIC",
                         "an RDMA device for the NIC", fix(nic.driver())));

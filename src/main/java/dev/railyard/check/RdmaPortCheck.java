@@ -127,11 +127,15 @@ public final class RdmaPortCheck implements Check {
     }
 
     private static java.util.Optional<Finding> sm(RdmaPort p) {
-        if (!p.isInfiniband()) return java.util.Optional.empty();
         // sm_lid is 0 on a port with no link at all; only a link that is up says the subnet has no SM.
         boolean linkUp = p.physState().optional().map(s -> s.code() == LINK_UP).orElse(false);
         if (!linkUp) return java.util.Optional.empty();
         String expected = "sm_lid != 0 (a subnet manager)";
+        // a link layer that could not be read may be InfiniBand: the port is not judged, but it does not vanish either
+        if (!(p.linkLayer() instanceof Reading.Present<String>)) {
+            return java.util.Optional.of(Finding.unknown(SM, p.ref(), p.linkLayer(), "an InfiniBand port with " + expected));
+        }
+        if (!p.isInfiniband()) return java.util.Optional.empty();
         if (!(p.smLid() instanceof Reading.Present<Integer>(Integer lid))) {
             return java.util.Optional.of(Finding.unknown(SM, p.ref(), p.smLid(), expected));
         }

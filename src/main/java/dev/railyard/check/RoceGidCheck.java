@@ -4,6 +4,7 @@ import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NetInterface;
 import dev.railyard.model.RdmaPort;
+import dev.railyard.model.Reading;
 import dev.railyard.model.RdmaPort.Gid;
 import dev.railyard.model.RdmaPort.GidType;
 import dev.railyard.model.Severity;
@@ -32,10 +33,15 @@ public final class RoceGidCheck implements Check {
     public List<Finding> run(CheckInput in) {
         List<Finding> out = new ArrayList<>();
         for (RdmaPort p : in.ports()) {
-            if (!p.isEthernet()) continue;
             Optional<CheckInput.Bound> bound = in.bindingFor(p);
             boolean active = p.state().optional().map(s -> s.code() == RdmaPortCheck.ACTIVE).orElse(false);
             if (!active && bound.isEmpty()) continue; // an unused, unlinked port has no address to need a GID for
+            if (!(p.linkLayer() instanceof Reading.Present<String>)) {
+                // it may be a RoCE port: not judged, and said so rather than dropped
+                out.add(Finding.unknown(ID, p.ref(), p.linkLayer(), "a RoCE v2 GID for the port's IPv4 address when it is RoCE"));
+                continue;
+            }
+            if (!p.isEthernet()) continue;
             List<NetInterface> netdevs = in.netdevsOf(p);
             Optional<String> netdev = bound.map(b -> b.binding().netdev())
                     .or(() -> netdevs.stream().map(NetInterface::name).findFirst());

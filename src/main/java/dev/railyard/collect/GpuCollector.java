@@ -62,7 +62,8 @@ public final class GpuCollector {
     /** NVML on a live root; the saved nvidia-smi -q -x on a captured tree, whose GPUs the local library knows nothing of. */
     public static GpuCollector forRoot(HostRoot root) {
         if (root.isLive()) return new GpuCollector(FfmNvml::open, false);
-        return new GpuCollector(() -> new NvmlLoad.Unavailable("captured tree " + root + " (NVML is only asked on the live node)"),
+        return new GpuCollector(() -> new NvmlLoad.Unavailable("captured tree " + root + " has no "
+                + NvmlCaptureFile.FILE + " or " + NvidiaSmiXml.CAPTURED_FILE + " (NVML is only asked on the live node)"),
                 true);
     }
 

@@ -1,6 +1,7 @@
 package dev.railyard.collect;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.railyard.model.Reading;
@@ -29,7 +30,8 @@ record IpAddressTable(Map<String, List<String>> byInterface) {
     static final String CAPTURED_FILE = "railyard/ip-address.json";
     /** Jackson takes ~150 ms to start cold; the live path never needs it, so it is created on first use. */
     private static final class Mapper {
-        static final ObjectMapper JSON = new ObjectMapper();
+        /** Text after the array (two outputs run together, a cut write) is a garbled file, not one to half-read. */
+        static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     }
 
     IpAddressTable {
@@ -43,7 +45,7 @@ record IpAddressTable(Map<String, List<String>> byInterface) {
 
     static Reading<IpAddressTable> read(HostRoot root) {
         if (!root.isLive()) {
-            if (!root.exists(CAPTURED_FILE)) return Reading.absent("not captured");
+            if (!root.exists(CAPTURED_FILE)) return Reading.absent("not captured (no " + CAPTURED_FILE + ")");
             Reading<String> text = root.read(CAPTURED_FILE);
             if (!(text instanceof Reading.Present<String>(String json))) return text.map(x -> null);
             return parse(CAPTURED_FILE, json);

@@ -66,6 +66,10 @@ final class NvidiaSmiXmlEcc {
                 r.integer("", "remapped_row_unc"), (c, u) -> new int[] {c, u});
         Reading<boolean[]> flags = NvidiaSmiXmlGpu.both(r.flag("Yes", "No", "remapped_row_pending"),
                 r.flag("Yes", "No", "remapped_row_failure"), (p, f) -> new boolean[] {p, f});
-        return NvidiaSmiXmlGpu.both(counts, flags, (c, f) -> new RemappedRows(c[0], c[1], f[0], f[1]));
+        Reading<RemappedRows> out = NvidiaSmiXmlGpu.both(counts, flags, (c, f) -> new RemappedRows(c[0], c[1], f[0], f[1]));
+        // "N/A" stands for the whole section on GPUs without row remapping; a section that lists its fields but
+        // lacks one (or says N/A in one) cannot say "no failure, none pending": that is failed, not unsupported
+        if (out instanceof Reading.Absent<RemappedRows>(String why)) return Reading.failed(r.path(), why);
+        return out;
     }
 }

@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 
@@ -34,6 +36,10 @@ final class NvidiaSmiXmlGpu {
             "hw_thermal_slowdown", ClockEvent.HW_THERMAL_SLOWDOWN,
             "hw_power_brake_slowdown", ClockEvent.HW_POWER_BRAKE_SLOWDOWN,
             "display_clocks_setting", ClockEvent.DISPLAY_CLOCK_SETTING);
+
+    /** The reasons gpu.throttle judges: a section without one of them cannot say the GPU is not slowed down. */
+    private static final Set<String> JUDGED_EVENTS = Set.of("hw_slowdown", "sw_thermal_slowdown", "hw_thermal_slowdown",
+            "hw_power_brake_slowdown");
 
     private NvidiaSmiXmlGpu() {
     }
@@ -79,10 +85,12 @@ final class NvidiaSmiXmlGpu {
         if (reasons.isEmpty()) return Reading.absent("no clocks_event_reasons under " + gpu.path());
         if (!reasons.get().hasElements()) return reasons.get().withoutSections();
         List<ClockEvent> active = new ArrayList<>();
+        Set<String> missing = new TreeSet<>(JUDGED_EVENTS);
         for (NvidiaSmiXmlNode r : reasons.get().elements()) {
             String name = r.element().getTagName().replaceFirst("^clocks_(event|throttle)_reason_", "");
             ClockEvent event = CLOCK_EVENTS.get(name);
             if (event == null) continue; // a reason newer than the model: not one NVML's mask reports either
+            missing.remove(name);
             Reading<Boolean> on = r.flagValue("Active", "Not Active");
             switch (on) {
                 case Reading.Present<Boolean>(Boolean b) -> {
@@ -96,6 +104,8 @@ final class NvidiaSmiXmlGpu {
                 }
             }
         }
+        // every DTD seen (v11-v13) lists all of them: one gone is a cut document, not a slowdown that is off
+        if (!missing.isEmpty()) return Reading.failed(reasons.get().path(), "no clocks_event_reason_" + String.join(", ", missing));
         return Reading.of(List.copyOf(active));
     }
 

@@ -108,6 +108,9 @@ record NvidiaSmiXmlNode(Element element, String path) {
         if (!m.matches() || !m.group(2).equalsIgnoreCase(unit)) {
             return Reading.failed(path, "not a number" + (unit.isEmpty() ? "" : " in " + unit) + ": \"" + s + "\"");
         }
+        // every value read here (temperatures, counts, link gen/width, clocks, power, memory) is unsigned in NVML;
+        // only the T.Limit offsets are signed, and they are not read
+        if (m.group(1).startsWith("-")) return Reading.failed(path, "negative: \"" + s + "\"");
         return Reading.of(Double.parseDouble(m.group(1)));
     }
 

@@ -3,9 +3,8 @@ package dev.railyard.collect;
 import dev.railyard.model.PciDevice;
 import dev.railyard.model.PcieLink;
 import dev.railyard.model.Reading;
-import dev.railyard.platform.HostRoot;
-
 import dev.railyard.model.ValueText;
+import dev.railyard.platform.HostRoot;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,7 +44,16 @@ public final class PciCollector implements Collector<List<PciDevice>> {
      * the GPU list can still count a function it cannot classify.
      */
     private static int id(HostRoot root, String file, int max, List<String> unreadable) {
-        Reading<Integer> id = root.readInt(file, 0, max);
+        // sysfs prints ids at full width ("0x10de", "0x030200"): anything else is a garbled or cut read, and a cut
+        // class code ("0x0302" of a 3D controller's 0x030200) would silently drop a GPU from the count
+        int digits = max == 0xffff ? 4 : 6;
+        Reading<String> text = root.read(file);
+        Reading<Integer> id = switch (text) {
+            case Reading.Present<String>(String t) when t.matches("0x[0-9a-fA-F]{" + digits + "}") ->
+                    Reading.of(Integer.parseInt(t.substring(2), 16));
+            case Reading.Present<String>(String t) -> Reading.failed(file, "not a " + digits + "-digit PCI id: " + ValueText.quote(t));
+            default -> text.map(t -> 0);
+        };
         if (!(id instanceof Reading.Present<Integer>(Integer v))) {
             unreadable.add(id instanceof Reading.Failed<Integer>(String path, String cause) ? path + ": " + cause
                     : file + ": missing");
@@ -73,7 +81,7 @@ public final class PciCollector implements Collector<List<PciDevice>> {
         switch (speed) {
             case Reading.Present<String>(String s) -> current = s;
             case Reading.Absent<String> a -> {
-                return Reading.absent("no PCIe link attributes (conventional PCI or virtual function)");
+                return Reading.absent("no " + dir + "/current_link_speed (conventional PCI or virtual function)");
             }
             case Reading.Failed<String>(String path, String cause) -> {
                 return Reading.failed(path, cause);

@@ -54,6 +54,19 @@ public record PciDevice(
     }
 
     /**
+     * True when a vendor, device or class id could not be read and what was read still allows an RDMA-capable NIC
+     * (a network function, or one of the vendors {@link #isRdmaCapable} knows): whether it needs an RDMA driver is
+     * then not known, rather than "not a NIC".
+     */
+    public boolean mayBeRdmaNic() {
+        if (unreadableIds.isEmpty() || isRdmaCapable()) return false;
+        boolean classOk = (classCode >> 16) == 0x02 || classCode < 0;
+        boolean vendorOk = vendorId < 0 || vendorId == VENDOR_MELLANOX || vendorId == 0x14e4 || vendorId == 0x8086
+                || vendorId == 0x1077 || vendorId == 0x1924;
+        return classOk && vendorOk;
+    }
+
+    /**
      * {@link #mayBeNvidiaGpu} with something pointing at a GPU: the readable half of vendor/class, or the nvidia
      * driver bound. Such a function is listed as a GPU whose readings are failed, so it keeps its place instead of
      * the next GPU taking its number; a function with nothing readable at all is not numbered among the GPUs.

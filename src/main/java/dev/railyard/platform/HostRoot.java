@@ -74,6 +74,11 @@ public final class HostRoot {
         return new HostRoot(root.toAbsolutePath().normalize(), false, ReadLog.NONE);
     }
 
+    /** A captured or test tree, noting every path the readers touch (which inputs a check's findings rest on). */
+    public static HostRoot at(Path root, ReadLog log) {
+        return new HostRoot(root.toAbsolutePath().normalize(), false, log);
+    }
+
     public Path root() {
         return root;
     }

@@ -9,6 +9,7 @@ import dev.railyard.model.Finding;
 import dev.railyard.model.NodeInventory;
 import dev.railyard.platform.Clock;
 import dev.railyard.platform.HostRoot;
+import dev.railyard.platform.ReadLog;
 import dev.railyard.spec.SpecReader;
 
 import java.io.IOException;
@@ -148,6 +149,12 @@ public final class CheckTrees {
     /** Every collector over the tree, as {@code railyard check --root} runs them. */
     public static NodeInventory collect(Path dir) {
         HostRoot root = HostRoot.at(dir);
+        return new InventoryCollector(GpuCollector.forRoot(root), FIXED).collect(root);
+    }
+
+    /** {@link #collect(Path)}, noting in the log every path the collectors read or listed. */
+    public static NodeInventory collect(Path dir, ReadLog log) {
+        HostRoot root = HostRoot.at(dir, log);
         return new InventoryCollector(GpuCollector.forRoot(root), FIXED).collect(root);
     }
 

@@ -57,15 +57,15 @@ class ReaderMutationFuzzTest {
     @TempDir
     Path dir;
 
-    private interface TreeBuilder {
+    interface TreeBuilder {
         Path build(Path dir) throws IOException;
     }
 
-    private record Base(String name, TreeBuilder builder, Optional<ClusterSpec> spec) {}
+    record Base(String name, TreeBuilder builder, Optional<ClusterSpec> spec) {}
 
     private record Run(List<Finding> findings, String text, String json) {}
 
-    private static List<Base> bases() {
+    static List<Base> bases() {
         return List.of(
                 new Base("gpud-h100", CheckTrees::h100, Optional.empty()),
                 new Base("node_exporter-connectx3+host", d -> {

@@ -39,7 +39,8 @@ class GpuCollectorTest {
         List<PciDevice> pci = List.of(nvidiaGpu("0000:9a:00.0", new PcieLink(4, 5, 16, 16)), CX7, NVSWITCH_BRIDGE,
                 nvidiaGpu("0000:1b:00.0", new PcieLink(5, 5, 16, 16)));
         GpuInventory inv = GpuCollector.forRoot(root).collect(root, pci);
-        String reason = "NVML unavailable: captured tree " + dir + " (NVML is only asked on the live node)";
+        String reason = "NVML unavailable: captured tree " + dir
+                + " has no railyard/nvml.json or railyard/nvidia-smi-q.xml (NVML is only asked on the live node)";
         assertThat(inv.nvml()).isEqualTo(Reading.absent(reason));
         assertThat(inv.gpus()).extracting(Gpu::index, Gpu::pciAddress, Gpu::source).containsExactly(
                 tuple(0, "0000:1b:00.0", Gpu.Source.PCI_SYSFS),

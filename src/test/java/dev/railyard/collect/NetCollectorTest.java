@@ -48,7 +48,7 @@ class NetCollectorTest {
         assertThat(eth0.mac()).isEqualTo(Reading.of("01:01:01:01:01:01"));
         // device -> ../../../devices/pci0000:00/0000:00:1f.6/, a link whose target the fixture does not contain
         assertThat(eth0.pciAddress()).isEqualTo(Reading.of("0000:00:1f.6"));
-        assertThat(eth0.addresses()).isEqualTo(Reading.absent("not captured"));
+        assertThat(eth0.addresses()).isEqualTo(Reading.absent("not captured (no railyard/ip-address.json)"));
         assertThat(eth0.bondMaster()).isInstanceOf(Reading.Absent.class);
         assertThat(eth0.bondSlaves()).isEmpty();
         assertThat(eth0.ipoibMode()).isEqualTo(Reading.absent("not IPoIB"));

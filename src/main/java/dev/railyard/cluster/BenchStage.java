@@ -173,8 +173,7 @@ final class BenchStage {
      * started through the launcher, meeting at the first node's rendezvous.
      */
     private StepResult ranks(List<NodeStage.NodeResult> withGpus, int ranks, String maxBytes) throws InterruptedException {
-        ClusterSpec.Node first = node(withGpus.getFirst());
-        String rendezvous = first.address() + ":" + RENDEZVOUS_PORT;
+        String rendezvous = rendezvousHost(withGpus) + ":" + RENDEZVOUS_PORT;
         List<RemoteProcess> started = new ArrayList<>();
         try (StepSlots.Held h = slots.acquire(ranks)) {
             int rank = 0;
@@ -191,6 +190,25 @@ final class BenchStage {
         } finally {
             started.forEach(RemoteProcess::close);
         }
+    }
+
+    /**
+     * Where rank 0 listens, as the other ranks' nodes reach it: the first node's address on a management network
+     * (then a compute network) that binds every node of the run, else the node's spec address. The spec address is
+     * ssh's, and it may be an ssh_config alias that only this machine resolves; a bound address is one the nodes share.
+     */
+    private String rendezvousHost(List<NodeStage.NodeResult> nodes) {
+        List<String> names = nodes.stream().map(n -> n.outcome().node()).toList();
+        for (ClusterSpec.Role role : List.of(ClusterSpec.Role.MANAGEMENT, ClusterSpec.Role.COMPUTE)) {
+            for (ClusterSpec.Network net : spec.networks()) {
+                if (net.role() != role || !names.stream().allMatch(n -> net.bind().containsKey(n)
+                        && net.bind().get(n).address().isPresent())) continue;
+                String address = net.bind().get(names.getFirst()).address().orElseThrow();
+                int slash = address.indexOf('/');
+                return slash < 0 ? address : address.substring(0, slash);
+            }
+        }
+        return node(nodes.getFirst()).address();
     }
 
     private Finding noGpu(NodeStage.NodeResult n, String id, String what) {
@@ -262,7 +280,7 @@ final class BenchStage {
         }
         List<NodeStage.NodeResult> two = withGpus.subList(0, Math.min(2, withGpus.size()));
         int nranks = two.stream().mapToInt(NodeStage.NodeResult::gpuCount).sum();
-        String rendezvous = node(two.getFirst()).address() + ":" + RENDEZVOUS_PORT;
+        String rendezvous = rendezvousHost(two) + ":" + RENDEZVOUS_PORT;
         List<String> lines = new ArrayList<>();
         if (two.size() < withGpus.size()) {
             lines.add(Fix.note("the first two of the " + withGpus.size() + " nodes, with NCCL's own log:"));

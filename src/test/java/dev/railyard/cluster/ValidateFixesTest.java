@@ -53,8 +53,11 @@ class ValidateFixesTest {
             return failed(node, args);
         }
 
+        final List<List<String>> started = new java.util.concurrent.CopyOnWriteArrayList<>();
+
         @Override
         public RemoteProcess start(ClusterSpec.Node node, List<String> args, Duration timeout) {
+            started.add(List.copyOf(args));
             return new RemoteProcess() {
                 @Override public boolean isAlive() { return false; }
                 @Override public StepResult await(Duration t) { return failed(node, args); }
@@ -150,6 +153,26 @@ class ValidateFixesTest {
                 + "--nranks 4 --device $d --rendezvous 192.168.0.1:29500 & done; wait");
         assertThat(fix(out, "bench.gpu")).isEqualTo("# on n001, the same step with its output on the terminal:\n"
                 + "railyard bench gpu --size 64M --iters 5");
+    }
+
+    /**
+     * Nodes written as ssh_config aliases (only this machine resolves them): the ranks meet at the first node's
+     * management address, which every node can reach, in the run and in its fix alike.
+     */
+    @Test
+    void ranksMeetAtTheManagementAddressNotAnSshAlias() throws Exception {
+        ClusterSpec s = PairFixtures.spec(2, 1, false);
+        List<ClusterSpec.Node> aliased = s.nodes().stream().map(n -> new ClusterSpec.Node(n.name(), "alias-" + n.name(),
+                n.bmc(), n.gpus(), n.osFamily(), n.disableNetdevs(), n.ssh())).toList();
+        ClusterSpec spec = new ClusterSpec(s.cluster(), s.source(), aliased, s.gpus(), s.networks(), s.expect(), s.slurm(),
+                s.sshUser(), s.ssh(), s.agent());
+        Failing launcher = new Failing();
+        BenchStage.Output out = new BenchStage.Output();
+        new BenchStage(launcher, spec, ValidateSettings.of(false, 4, Duration.ofSeconds(30)), new StepSlots(4),
+                Progress.none(), COMMAND).run(List.of(node("n001", 2), node("n002", 2)), out);
+        assertThat(launcher.started).filteredOn(a -> a.contains("--rendezvous")).hasSize(4)
+                .allSatisfy(a -> assertThat(a.get(a.indexOf("--rendezvous") + 1)).isEqualTo("192.168.0.1:29500"));
+        assertThat(fix(out, "bench.nccl.busbw")).contains("--rendezvous 192.168.0.1:29500").doesNotContain("alias-");
     }
 
     private static String fix(BenchStage.Output out, String id) {

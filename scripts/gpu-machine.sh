@@ -242,32 +242,32 @@ phase_invab() {
   done
 }
 
-# JVM options against each other on the same jar, interleaved: the AOT cache as ./railyard trains it (classes
-# loaded and linked before main), one trained with -XX:-AOTClassLinking (classes loaded when first used, on the
-# thread that needs them), the first with -XX:-UsePerfData, and railyard-a.jar (the previous code) when present.
+# JVM options against each other on the same jar, interleaved (ROUNDS, default 15): the AOT cache as ./railyard
+# trains it; the same with reflection through native accessors (-Djdk.reflect.useNativeAccessorOnly=true, its own
+# cache trained with it), which Jackson's and picocli's first reflective calls use; and railyard-a.jar (the previous
+# code, its own cache) when present. Then -Xlog:startuptime and --timings, three runs of each.
 phase_invflags() {
-  local f="$logs/inventory-flags.txt" nolink="$rt/railyard-nolink.aot" olda="$rt/railyard-a.aot" t line
-  "$java" -XX:AOTCacheOutput="$nolink" -XX:-AOTClassLinking -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
-    -Xlog:disable -Xlog:all=off -jar "$jar" inventory --format json >/dev/null 2>&1
-  [ -f "$dev/app/railyard-a.jar" ] && "$java" -XX:AOTCacheOutput="$olda" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
-    -Xlog:disable -Xlog:all=off -jar "$dev/app/railyard-a.jar" inventory --format json >/dev/null 2>&1
-  local base=(-Xlog:disable -Xlog:all=off -XX:+UseSerialGC -XX:TieredStopAtLevel=1)
-  echo "# wall ms: linked AOT | -AOTClassLinking | linked -UsePerfData | railyard-a.jar linked | nvidia-smi -q" >"$f"
+  local f="$logs/inventory-flags.txt" nat="$rt/railyard-native.aot" olda="$rt/railyard-a.aot" t line
+  local base=(-Xlog:disable -Xlog:all=off -XX:+UseSerialGC -XX:TieredStopAtLevel=1) native=-Djdk.reflect.useNativeAccessorOnly=true
+  "$java" "${base[@]}" $native -XX:AOTCacheOutput="$nat" -jar "$jar" inventory --format json >/dev/null 2>&1
+  [ -f "$dev/app/railyard-a.jar" ] && "$java" "${base[@]}" -XX:AOTCacheOutput="$olda" \
+    -jar "$dev/app/railyard-a.jar" inventory --format json >/dev/null 2>&1
+  echo "# wall ms: AOT as trained | native accessors | railyard-a.jar | nvidia-smi -q" >"$f"
   for i in $(seq "${ROUNDS:-15}"); do
     line="$i"
     t=$(date +%s%N); "$java" "${base[@]}" -XX:AOTCache="$aot" -jar "$jar" inventory --format json >/dev/null 2>&1; line="$line $(ms "$t")"
-    t=$(date +%s%N); "$java" "${base[@]}" -XX:AOTCache="$nolink" -jar "$jar" inventory --format json >/dev/null 2>&1; line="$line $(ms "$t")"
-    t=$(date +%s%N); "$java" "${base[@]}" -XX:-UsePerfData -XX:AOTCache="$aot" -jar "$jar" inventory --format json >/dev/null 2>&1; line="$line $(ms "$t")"
+    t=$(date +%s%N); "$java" "${base[@]}" $native -XX:AOTCache="$nat" -jar "$jar" inventory --format json >/dev/null 2>&1; line="$line $(ms "$t")"
     if [ -f "$olda" ]; then
       t=$(date +%s%N); "$java" "${base[@]}" -XX:AOTCache="$olda" -jar "$dev/app/railyard-a.jar" inventory --format json >/dev/null 2>&1; line="$line $(ms "$t")"
     else line="$line -"; fi
     t=$(date +%s%N); nvidia-smi -q >/dev/null 2>&1; echo "$line $(ms "$t")" >>"$f"
   done
-  for c in "$aot" "$nolink"; do
-    echo "== $(basename "$c"): -Xlog:startuptime, then --timings" >>"$f"
+  for v in trained native; do
+    echo "== $v: -Xlog:startuptime, then --timings" >>"$f"
     for i in 1 2 3; do
-      "$java" "${base[@]}" -Xlog:startuptime:stderr -XX:AOTCache="$c" -jar "$jar" inventory --format json --timings 2>&1 >/dev/null \
-        | grep -E "Create VM|JVM start|NVML|JSON write|collect \(|picocli: root|total" >>"$f"
+      if [ $v = native ]; then set -- $native -XX:AOTCache="$nat"; else set -- -XX:AOTCache="$aot"; fi
+      "$java" "${base[@]}" -Xlog:startuptime:stderr "$@" -jar "$jar" inventory --format json --timings 2>&1 >/dev/null \
+        | grep -E "Create VM|JVM start|NVML|JSON|collect \(|picocli|total" >>"$f"
     done
   done
 }

@@ -11,6 +11,9 @@ import dev.railyard.model.ValueText;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.Optional;
 
 /**
@@ -60,11 +63,30 @@ public final class GpuSpecCheck implements Check {
             Reading<String> name = g.name();
             if (!name.isPresent()) {
                 out.add(Finding.unknown(COUNT, subject, name, w.model()));
-            } else if (!name.orElse("").contains(w.model()) && !w.model().contains(name.orElse(""))) {
+            } else if (!sameModel(name.orElse(""), w.model())) {
                 out.add(Finding.of(COUNT, Severity.FAIL, subject, name.orElse(""), w.model(),
                         Fix.lines(Fix.note("a GPU of another model: move it to the right node, or correct the spec's gpus.model"),
                                 "nvidia-smi -L")));
             }
+        }
+        return out;
+    }
+
+    /**
+     * Whether a GPU named {@code name} (as NVML reads it) is the spec's {@code model}: every word of the model is a
+     * word of the name (a model "H100" matches "NVIDIA H100 80GB HBM3"), split at spaces and hyphens, any case,
+     * "NVIDIA" optional on either side (drivers before 2020 named the V100 "Tesla V100-PCIE-16GB"). Whole words, so a
+     * name cut short ("NVIDIA H10", "Tesla V100-PCIE-16G") or another memory size is not taken for the model.
+     */
+    static boolean sameModel(String name, String model) {
+        Set<String> want = words(model);
+        return !want.isEmpty() && words(name).containsAll(want);
+    }
+
+    private static Set<String> words(String s) {
+        Set<String> out = new HashSet<>();
+        for (String w : s.toLowerCase(Locale.ROOT).split("[\\s-]+")) {
+            if (!w.isEmpty() && !w.equals("nvidia")) out.add(w);
         }
         return out;
     }

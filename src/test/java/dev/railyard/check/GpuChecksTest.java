@@ -112,6 +112,25 @@ class GpuChecksTest {
         assertThat(Found.one(ok, "gpu.driver", "gpuserver1").severity()).isEqualTo(Severity.INFO);
     }
 
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "NVIDIA H100 80GB HBM3 | NVIDIA H100 80GB HBM3 | true",
+            "NVIDIA H100 80GB HBM3 | H100                  | true",
+            "NVIDIA H100 80GB HBM3 | nvidia h100 80gb hbm3 | true",
+            "Tesla V100-PCIE-16GB  | NVIDIA Tesla V100-PCIE-16GB | true",
+            "NVIDIA Tesla V100-PCIE-16GB | Tesla V100-PCIE-16GB | true",
+            "NVIDIA H10            | NVIDIA H100 80GB HBM3 | false",
+            "NVIDIA                | NVIDIA H100 80GB HBM3 | false",
+            "Tesla V100-PCIE-16G   | Tesla V100-PCIE-16GB  | false",
+            "Tesla V100-PCIE-32GB  | Tesla V100-PCIE-16GB  | false",
+            "NVIDIA H200           | NVIDIA H200 NVL       | false",
+            "Tesla P4              | Tesla T4              | false",
+            "NVIDIA GB10           | NVIDIA                | false",
+    })
+    void aGpuIsTheSpecsModelWhenEveryWordOfTheModelIsInItsName(String name, String model, boolean same) {
+        assertThat(GpuSpecCheck.sameModel(name, model)).isEqualTo(same);
+    }
+
     @Test
     void xidGroupsByGpuAndCodeWithTheCatalogsSeverityAndAction() {
         List<XidEvent> events = List.of(

@@ -116,7 +116,7 @@ public final class SpecWriter {
             out.add("    role: " + lower(n.role()));
             n.linkLayer().ifPresent(l -> out.add("    link_layer: " + lower(l)));
             n.rateGbps().ifPresent(r -> out.add("    rate_gbps: " + number(r)));
-            n.mtu().ifPresent(m -> out.add("    mtu: " + m));
+            n.mtu().ifPresent(m -> out.add("    mtu: " + m + note("network." + n.name() + ".mtu")));
             n.subnet().ifPresent(s -> out.add("    subnet: " + s));
             n.ipoibMode().ifPresent(m -> out.add("    ipoib_mode: " + lower(m)));
             n.subnetManager().ifPresent(m -> out.add("    subnet_manager: " + scalar(m)));

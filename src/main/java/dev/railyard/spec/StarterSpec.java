@@ -1,5 +1,6 @@
 package dev.railyard.spec;
 
+import dev.railyard.check.FabricNetdevCheck;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.ClusterSpec.Binding;
 import dev.railyard.model.ClusterSpec.Expect;
@@ -31,7 +32,7 @@ import java.util.stream.Collectors;
  * guess at the management network. {@code todos} are what the inventory could not tell (other nodes above all).
  * {@code notes} are the comments the writer puts on a value that was not read but guessed or left a placeholder,
  * keyed by where it goes: {@code cluster}, {@code node.name}, {@code node.address}, {@code gpus.model},
- * {@code network.NAME} (a line above the network).
+ * {@code network.NAME} (a line above the network), {@code network.NAME.mtu}.
  */
 public record StarterSpec(ClusterSpec spec, List<String> todos, Map<String, String> notes) {
 
@@ -91,7 +92,7 @@ public record StarterSpec(ClusterSpec spec, List<String> todos, Map<String, Stri
                         .map(i -> Map.of(node, new Binding(i.name(), Optional.empty(),
                                 Optional.of(mgmtAddress.get().address()))))
                         .orElse(Map.of())));
-        networks.addAll(rails(inventory, node, todos));
+        networks.addAll(rails(inventory, node, todos, notes));
         if (networks.size() == 1) {
             todos.add("no ACTIVE RDMA port was found on this node: add the compute network(s) by hand");
         }
@@ -166,7 +167,8 @@ public record StarterSpec(ClusterSpec spec, List<String> todos, Map<String, Stri
                 nvml.map(GpuInventory.NvmlSystem::cudaVersion).filter(s -> !s.isBlank())));
     }
 
-    private static List<Network> rails(NodeInventory inventory, String node, List<String> todos) {
+    private static List<Network> rails(NodeInventory inventory, String node, List<String> todos,
+                                       Map<String, String> notes) {
         Map<String, NetInterface> byPort = new java.util.HashMap<>();
         for (NetInterface i : inventory.interfaces()) {
             for (RdmaPortRef ref : i.rdmaPorts()) byPort.putIfAbsent(ref.toString(), i);
@@ -192,7 +194,13 @@ public record StarterSpec(ClusterSpec spec, List<String> todos, Map<String, Stri
                     .flatMap(m -> parseEnum(IpoibMode.class, m.trim()));
             Optional<Integer> mtu = netdev.mtu().optional()
                     .filter(m -> m >= NetworkMapper.MTU_MIN && m <= NetworkMapper.MTU_MAX);
-            rails.add(new Network("rail" + rails.size(), Role.COMPUTE, linkLayer,
+            String railName = "rail" + rails.size();
+            if (linkLayer.equals(Optional.of(LinkLayer.ETHERNET)) && mtu.map(m -> m < FabricNetdevCheck.JUMBO).orElse(false)) {
+                notes.put("network." + railName + ".mtu", "as found on " + netdev.name() + "; RoCE wants "
+                        + FabricNetdevCheck.JUMBO + " (check without a spec warns): set " + FabricNetdevCheck.JUMBO
+                        + " here and on the netdev, or keep " + mtu.get() + " on purpose");
+            }
+            rails.add(new Network(railName, Role.COMPUTE, linkLayer,
                     port.rate().optional().map(RdmaPort.LinkRate::gbps).filter(g -> g > 0),
                     mtu, address.map(a -> a.network().toString()), ipoib,
                     Map.of(node, new Binding(netdev.name(),

@@ -40,7 +40,8 @@ class InitRoundTripTest {
     static List<Tree> trees() {
         List<Tree> out = new ArrayList<>();
         Set<String> seen = new LinkedHashSet<>();
-        for (ReaderMutationFuzzTest.Base b : ReaderMutationFuzzTest.bases()) {
+        // the fuzzer's trees and the promise test's (the same trees set to pass what they fail as captured)
+        for (CheckPromiseTest.Base b : CheckPromiseTest.bases()) {
             String name = b.name().replace("-with-spec", "");
             if (seen.add(name)) out.add(new Tree(name, b.builder()));
         }
@@ -48,15 +49,6 @@ class InitRoundTripTest {
         out.add(new Tree("gpud-h100 with its Xid dmesg", InventoryTextTrees::gpudH100));
         out.add(new Tree("telegraf sys/class/net", d -> {
             SysfsFixtures.unpackDump("telegraf-net-testdata-speed.dump.txt", d.resolve("sys/class/net"));
-            return d;
-        }));
-        out.add(new Tree("seed000, ens6d1 at MTU 9000 with its address", d -> {
-            CheckTrees.seed000(d);
-            CheckTrees.limits(d, "26231");
-            CheckTrees.write(d, CheckTrees.ENS6D1 + "/mtu", "9000\n");
-            CheckTrees.write(d, "railyard/ip-address.json", """
-                    [ {"ifname": "ens6d1", "addr_info": [ {"family": "inet", "local": "10.0.0.1", "prefixlen": 24} ]} ]
-                    """);
             return d;
         }));
         // real nodes often carry their domain in the hostname; check finds its node by the whole hostname
@@ -223,7 +215,8 @@ class InitRoundTripTest {
 
     /**
      * Values init could not read but still writes (a fallback node name or address, an unknown GPU model, the
-     * placeholder cluster name, a management network it guessed) must say so in a comment on their own line.
+     * placeholder cluster name, a management network it guessed, a RoCE MTU below 9000 copied as found) must say so
+     * in a comment on their own line.
      */
     static List<String> unmarkedGuesses(String yaml) {
         List<String> out = new ArrayList<>();
@@ -234,18 +227,26 @@ class InitRoundTripTest {
             if (m.matches() && nodeName == null) nodeName = m.group(1);
         }
         String network = null;
+        boolean ethernet = false;
         boolean mgmtBound = yaml.matches("(?s).*\\n  - name: mgmt\\n(    [^\\n]*\\n)*    bind:\\n.*");
         for (String line : lines) {
             String value = line.strip();
-            if (line.startsWith("  - name: ")) network = value.substring("- name: ".length());
+            if (line.startsWith("  - name: ")) {
+                network = value.substring("- name: ".length());
+                ethernet = false;
+            }
             if (!line.startsWith(" ")) network = null;
+            if (value.startsWith("link_layer: ethernet")) ethernet = true;
             if (value.startsWith("#") || value.contains("#")) continue;
             boolean guess = value.equals("cluster: " + StarterSpecName.DEFAULT)
                     || value.matches("(- )?name: \"?unknown\"?")
                     || value.matches("model: \"?unknown\"?")
                     || value.matches("address: \"?unknown\"?")
                     || (nodeName != null && value.equals("address: " + nodeName))
-                    || value.equals("link_layer: ethernet") && "mgmt".equals(network) && !mgmtBound;
+                    || value.equals("link_layer: ethernet") && "mgmt".equals(network) && !mgmtBound
+                    // a RoCE MTU below jumbo is copied as found, and check without a spec warns about it
+                    || ethernet && network != null && !network.equals("mgmt") && value.matches("mtu: \\d+")
+                    && Integer.parseInt(value.substring(5)) < FabricNetdevCheck.JUMBO;
             if (guess) out.add(value);
         }
         return out;

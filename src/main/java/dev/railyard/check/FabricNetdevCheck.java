@@ -21,7 +21,7 @@ public final class FabricNetdevCheck implements Check {
 
     static final String MTU = CheckId.RDMA_NETDEV_MTU.id();
     static final String ADDRESS = CheckId.RDMA_NETDEV_ADDRESS.id();
-    static final int JUMBO = 9000;
+    public static final int JUMBO = 9000;
     /** Operstates in which the netdev passes no traffic, whatever address it holds. */
     private static final java.util.Set<String> LINK_DOWN = java.util.Set.of("down", "lowerlayerdown", "notpresent");
     static final int IPOIB_CONNECTED_MTU = 65520;

@@ -141,7 +141,9 @@ public final class AgentCommand implements Callable<Integer> {
         if (!spec.commandLine().getParseResult().hasMatchedOption("--listen")) {
             cluster.flatMap(ClusterSpec::agent).ifPresent(a -> listen = a.listen());
         }
-        String name = node != null ? node : host.read("proc/sys/kernel/hostname").orElse("localhost");
+        String hostname = host.read("proc/sys/kernel/hostname").optional().map(String::strip).orElse("localhost");
+        String name = node != null ? node : cluster.flatMap(c -> c.nodeForHost(hostname)).map(ClusterSpec.Node::name)
+                .orElse(hostname);
         Optional<String> token = AgentToken.read(tokenFile);
         Clock clock = Clock.system();
         try (KernelLogFollower kernelLog = KernelLogFollower.start(host)) {

@@ -157,7 +157,9 @@ public final class ApplyCommand implements Callable<Integer> {
         ClusterSpec cluster = cluster();
         HostRoot host = isLive(dir) ? HostRoot.live() : HostRoot.at(dir);
         String name = SpecFiles.nodeName(cluster, node != null ? node : host.read("proc/sys/kernel/hostname").optional()
-                .map(String::strip).orElseThrow(() -> new RailyardException.Usage("no hostname under " + dir, "pass --node NAME")));
+                .map(String::strip)
+                .map(h -> cluster.nodeForHost(h).map(ClusterSpec.Node::name).orElse(h))
+                .orElseThrow(() -> new RailyardException.Usage("no hostname under " + dir, "pass --node NAME")));
         Optional<List<RdmaDevice>> rdma = host.isDirectory("sys/class/infiniband")
                 ? Optional.of(new InfinibandCollector().collect(host)) : Optional.empty();
         List<RenderedFile> files = NodeRenderer.all().render(cluster, name, rdma, RenderInput.DEFAULT_AGENT_PORT);

@@ -165,7 +165,8 @@ public final class BenchRdmaCommand implements Callable<Integer> {
         NodeInventory inv = inventory.get();
         Optional<ClusterSpec.Network> net = cluster.flatMap(this::network);
         Optional<ClusterSpec.Binding> bind = net.flatMap(n -> Optional.ofNullable(
-                n.bind().get(node != null ? node : inv.hostname())));
+                n.bind().get(node != null ? node : cluster.flatMap(c -> c.nodeForHost(inv.hostname()))
+                        .map(ClusterSpec.Node::name).orElse(inv.hostname()))));
         PortChoice.Request req = new PortChoice.Request(
                 Optional.ofNullable(ibDev).or(() -> bind.flatMap(b -> b.rdma().map(NetInterface.RdmaPortRef::device))),
                 ibPort != null ? OptionalInt.of(ibPort)

@@ -131,7 +131,9 @@ public final class CheckCommand implements Callable<Integer> {
 
     /** Judges an inventory and prints the findings; split from {@link #call()} so tests can hand in an inventory. */
     int report(NodeInventory inventory, Optional<ClusterSpec> cluster) {
-        String name = node != null ? node : inventory.hostname();
+        // a hostname with its domain finds the node of its short name (init writes that one)
+        String name = node != null ? node : cluster.flatMap(c -> c.nodeForHost(inventory.hostname()))
+                .map(ClusterSpec.Node::name).orElse(inventory.hostname());
         if (node != null && cluster.isPresent() && cluster.get().node(node).isEmpty()) {
             throw new RailyardException.Usage("node " + node + " is not in the spec " + cluster.get().source(),
                     "use one of: " + cluster.get().nodes().stream().map(ClusterSpec.Node::name).toList());

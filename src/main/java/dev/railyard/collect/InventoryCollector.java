@@ -94,7 +94,7 @@ public final class InventoryCollector {
         List<NetInterface> interfaces = timings.time("net", () -> net.collect(root, rdma));
         HostInfo hostInfo = timings.time("host", () -> host.collect(root));
         Reading<List<XidEvent>> xids = timings.time("kernel log (Xid)", () -> kernelLog.collect(root));
-        String hostname = root.read("proc/sys/kernel/hostname").orElse("unknown");
+        String hostname = root.read("proc/sys/kernel/hostname").orElse(NodeInventory.UNKNOWN_HOSTNAME);
         long waiting = System.nanoTime();
         GpuInventory gpuInventory = join(gpus);
         timings.record("waiting for the GPU thread", waiting);
@@ -119,7 +119,7 @@ public final class InventoryCollector {
         GpuInventory gpus = gpu.collect(root, s.pci());
         List<NetInterface> interfaces = net.collect(root, rdma);
         Reading<List<XidEvent>> xids = kernelLog.collect(root);
-        String hostname = root.read("proc/sys/kernel/hostname").orElse("unknown");
+        String hostname = root.read("proc/sys/kernel/hostname").orElse(NodeInventory.UNKNOWN_HOSTNAME);
         return new NodeInventory(hostname, clock.now(), root.toString(), s.host(), s.pci(), gpus, rdma,
                 interfaces, topology.build(s.pci(), gpus, rdma, interfaces), xids);
     }

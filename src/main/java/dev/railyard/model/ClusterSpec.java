@@ -68,6 +68,21 @@ public record ClusterSpec(
         return nodes.stream().filter(n -> n.name().equals(name)).findFirst();
     }
 
+    /**
+     * The node a machine of this hostname is: the node of that name, else (a hostname with its domain, where the
+     * spec names nodes by their short name as Slurm and {@code railyard init} do) the node of the short name.
+     */
+    public Optional<Node> nodeForHost(String hostname) {
+        String h = hostname.strip();
+        return node(h).or(() -> node(shortHostname(h)));
+    }
+
+    /** The hostname up to its first dot ({@code hostname -s}). */
+    public static String shortHostname(String hostname) {
+        int dot = hostname.indexOf('.');
+        return dot > 0 ? hostname.substring(0, dot) : hostname;
+    }
+
     public Optional<Network> network(String name) {
         return networks.stream().filter(n -> n.name().equals(name)).findFirst();
     }

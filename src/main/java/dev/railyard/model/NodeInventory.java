@@ -16,6 +16,9 @@ public record NodeInventory(
         PcieTopology topology,
         Reading<List<XidEvent>> xidEvents) {
 
+    /** The hostname when proc/sys/kernel/hostname cannot be read. */
+    public static final String UNKNOWN_HOSTNAME = "unknown";
+
     public NodeInventory {
         pciDevices = List.copyOf(pciDevices);
         rdmaDevices = List.copyOf(rdmaDevices);

@@ -25,15 +25,25 @@ public final class SpecWriter {
 
     /** A spec with section comments only. */
     public String write(ClusterSpec spec) {
-        return write(spec, List.of(), false, "");
+        return write(spec, List.of(), Map.of(), false, "");
     }
 
     /** A starter: header with the TODO list, and TODO comments where the other nodes go. */
     public String writeStarter(StarterSpec starter, String origin) {
-        return write(starter.spec(), starter.todos(), true, origin);
+        return write(starter.spec(), starter.todos(), starter.notes(), true, origin);
     }
 
-    private String write(ClusterSpec spec, List<String> todos, boolean starter, String origin) {
+    /** The notes of the value written under this key, as a comment at the end of its line; "" if none. */
+    private Map<String, String> notes = Map.of();
+
+    private String note(String key) {
+        String n = notes.get(key);
+        return n == null ? "" : "  # " + n;
+    }
+
+    private String write(ClusterSpec spec, List<String> todos, Map<String, String> notes, boolean starter,
+                         String origin) {
+        this.notes = notes;
         List<String> out = new ArrayList<>();
         out.add("# Railyard cluster spec: what this cluster should look like. Format: docs/spec.md.");
         if (starter) {
@@ -43,7 +53,7 @@ public final class SpecWriter {
         }
         out.add("");
         out.add("# The cluster's name, used in reports and rendered configuration.");
-        out.add("cluster: " + scalar(spec.cluster()));
+        out.add("cluster: " + scalar(spec.cluster()) + note("cluster"));
         out.add("");
         nodes(spec, starter, out);
         spec.gpus().ifPresentOrElse(g -> gpus(g, out), () -> {
@@ -54,7 +64,7 @@ public final class SpecWriter {
         });
         networks(spec, starter, out);
         bringUp(spec, out);
-        expect(spec.expect(), out);
+        expect(spec.expect(), out, starter);
         return String.join("\n", out) + "\n";
     }
 
@@ -63,8 +73,8 @@ public final class SpecWriter {
         out.add("# bmc: its IPMI/BMC address (optional); gpus: the node's own GPUs when they differ from 'gpus'.");
         out.add("nodes:");
         for (ClusterSpec.Node n : spec.nodes()) {
-            out.add("  - name: " + scalar(n.name()));
-            out.add("    address: " + scalar(n.address()));
+            out.add("  - name: " + scalar(n.name()) + note("node.name"));
+            out.add("    address: " + scalar(n.address()) + note("node.address"));
             n.bmc().ifPresentOrElse(b -> out.add("    bmc: " + scalar(b)),
                     () -> {
                         if (starter) out.add("    # bmc: 192.0.2.10");
@@ -86,7 +96,7 @@ public final class SpecWriter {
     private void gpus(Gpus g, List<String> out) {
         out.add("# The GPUs each node should have (checks gpu.count, gpu.driver). driver and cuda are optional pins.");
         out.add("gpus:");
-        out.add("  model: " + quoted(g.model()));
+        out.add("  model: " + quoted(g.model()) + note("gpus.model"));
         out.add("  per_node: " + g.perNode());
         g.driver().ifPresent(d -> out.add("  driver: " + quoted(d)));
         g.cuda().ifPresent(c -> out.add("  cuda: " + quoted(c)));
@@ -100,11 +110,13 @@ public final class SpecWriter {
         out.add("networks:");
         if (spec.networks().isEmpty()) out.add("  []");
         for (Network n : spec.networks()) {
+            String comment = notes.get("network." + n.name());
+            if (comment != null) out.add("  # " + n.name() + ": " + comment);
             out.add("  - name: " + scalar(n.name()));
             out.add("    role: " + lower(n.role()));
             n.linkLayer().ifPresent(l -> out.add("    link_layer: " + lower(l)));
             n.rateGbps().ifPresent(r -> out.add("    rate_gbps: " + number(r)));
-            n.mtu().ifPresent(m -> out.add("    mtu: " + m));
+            n.mtu().ifPresent(m -> out.add("    mtu: " + m + note("network." + n.name() + ".mtu")));
             n.subnet().ifPresent(s -> out.add("    subnet: " + s));
             n.ipoibMode().ifPresent(m -> out.add("    ipoib_mode: " + lower(m)));
             n.subnetManager().ifPresent(m -> out.add("    subnet_manager: " + scalar(m)));
@@ -143,9 +155,13 @@ public final class SpecWriter {
         return "{" + String.join(", ", parts) + "}";
     }
 
-    private void expect(Expect e, List<String> out) {
+    private void expect(Expect e, List<String> out, boolean starter) {
         out.add("# Pass/fail thresholds. rdma_bw_efficiency: share of the line rate RDMA bandwidth must reach;");
         out.add("# nccl_busbw_gbytes_per_s: all-reduce busbw floor in GB/s as nccl-tests prints it; storage_seq_mbps: MB/s per node.");
+        if (starter) {
+            out.add("# These are railyard's defaults, not measured on this node: set your own (the commented keys have no");
+            out.add("# default and are only judged once set).");
+        }
         out.add("expect:");
         out.add("  rdma_bw_efficiency: " + number(e.rdmaBwEfficiency()));
         out.add("  rdma_latency_us: " + number(e.rdmaLatencyUs()));

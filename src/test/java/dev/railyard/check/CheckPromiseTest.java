@@ -168,10 +168,10 @@ class CheckPromiseTest {
     @TempDir
     Path dir;
 
-    private record Base(String name, ReaderMutationFuzzTest.TreeBuilder builder, Optional<ClusterSpec> spec) {}
+    record Base(String name, ReaderMutationFuzzTest.TreeBuilder builder, Optional<ClusterSpec> spec) {}
 
     /** The fuzzer's eight real trees, plus the same trees set to pass the checks none of them passes as captured. */
-    private static List<Base> bases() {
+    static List<Base> bases() {
         List<Base> out = new ArrayList<>();
         for (ReaderMutationFuzzTest.Base b : ReaderMutationFuzzTest.bases()) out.add(new Base(b.name(), b.builder(), b.spec()));
         ClusterSpec s1 = CheckTrees.example("s1-homelab-v100-roce.yaml");

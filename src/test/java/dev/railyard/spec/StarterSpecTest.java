@@ -117,6 +117,29 @@ class StarterSpecTest {
     }
 
     @Test
+    void aHostnameWithItsDomainFindsTheShortNamedNodeInitWrote() {
+        StarterSpec starter = StarterSpec.from(gpuserver1(), Optional.of("homelab-v100"));
+        ClusterSpec s = starter.spec();
+        assertThat(s.nodeForHost("gpuserver1.lab")).map(ClusterSpec.Node::name).contains("gpuserver1");
+        assertThat(s.nodeForHost("gpuserver1\n")).map(ClusterSpec.Node::name).contains("gpuserver1");
+        assertThat(s.nodeForHost("gpuserver2.lab")).isEmpty();
+        // read, not guessed: nothing but the management network's choice is marked
+        assertThat(starter.notes()).containsOnlyKeys("network.mgmt");
+    }
+
+    @Test
+    void whatTheBareNodeCouldNotTellIsMarkedOnItsLine() {
+        NodeInventory bare = InventoryFixture.node("unknown", InventoryFixture.noGpus(), List.of(), List.of());
+        String yaml = new SpecWriter().writeStarter(StarterSpec.from(bare, Optional.empty()), "unknown");
+        assertThat(yaml).contains("cluster: my-cluster  # TODO: a placeholder",
+                "  - name: unknown  # TODO: a placeholder: this node's hostname could not be read",
+                "    address: unknown  # TODO: guessed: no management IPv4 address was found",
+                "  # mgmt: TODO: no management interface was found",
+                "# These are railyard's defaults, not measured on this node");
+        assertThat(yaml).doesNotContain("    link_layer: ethernet");
+    }
+
+    @Test
     void theWriterRoundTripsEveryExample() {
         for (String f : List.of("s1-homelab-v100-roce.yaml", "s2-dgx-spark-roce.yaml", "s3-r730-ib-qdr.yaml",
                 "s4-h100-hdr.yaml")) {

@@ -23,27 +23,33 @@ public final class SpecWriter {
     private static final List<String> YAML_WORDS =
             List.of("true", "false", "yes", "no", "on", "off", "null", "y", "n");
 
+    /** What the starter guessed, by key ("cluster", "node.address", ...): written as a comment on the value's line. */
+    private final Map<String, String> notes;
+
+    public SpecWriter() {
+        this(Map.of());
+    }
+
+    private SpecWriter(Map<String, String> notes) {
+        this.notes = Map.copyOf(notes);
+    }
+
     /** A spec with section comments only. */
     public String write(ClusterSpec spec) {
-        return write(spec, List.of(), Map.of(), false, "");
+        return write(spec, List.of(), false, "");
     }
 
-    /** A starter: header with the TODO list, and TODO comments where the other nodes go. */
+    /** A starter: header with the TODO list, TODO comments where the other nodes go, and its guesses marked. */
     public String writeStarter(StarterSpec starter, String origin) {
-        return write(starter.spec(), starter.todos(), starter.notes(), true, origin);
+        return new SpecWriter(starter.notes()).write(starter.spec(), starter.todos(), true, origin);
     }
-
-    /** The notes of the value written under this key, as a comment at the end of its line; "" if none. */
-    private Map<String, String> notes = Map.of();
 
     private String note(String key) {
         String n = notes.get(key);
         return n == null ? "" : "  # " + n;
     }
 
-    private String write(ClusterSpec spec, List<String> todos, Map<String, String> notes, boolean starter,
-                         String origin) {
-        this.notes = notes;
+    private String write(ClusterSpec spec, List<String> todos, boolean starter, String origin) {
         List<String> out = new ArrayList<>();
         out.add("# Railyard cluster spec: what this cluster should look like. Format: docs/spec.md.");
         if (starter) {

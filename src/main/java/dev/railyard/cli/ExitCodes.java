@@ -74,19 +74,20 @@ public final class ExitCodes {
             PrintWriter err = cl.getErr();
             boolean debug = parsed != null && debugRequested(cl);
             if (ex instanceof NativeCallException n) ex = NativeFailure.explain(n);
+            if (Interrupts.requested()) {
+                // Ctrl-C or SIGTERM broke what the command was doing (a wait, a write, a tool it ran): not a bug and
+                // not a usage error, a run cut short
+                err.println("railyard: interrupted: stopped before it finished");
+                if (debug) ex.printStackTrace(err);
+                err.flush();
+                return FAIL_FINDING;
+            }
             if (ex instanceof RailyardException re) {
                 err.println("railyard: " + re.getMessage());
                 if (re.hint() != null && !re.hint().isBlank()) err.println("  hint: " + re.hint());
                 if (debug) ex.printStackTrace(err);
                 err.flush();
                 return re.exitCode();
-            }
-            if (Interrupts.requested()) {
-                // Ctrl-C or SIGTERM broke what the command was doing (a wait, a write): not a bug, a run cut short
-                err.println("railyard: interrupted: stopped before it finished");
-                if (debug) ex.printStackTrace(err);
-                err.flush();
-                return FAIL_FINDING;
             }
             Optional<FileSystemException> fs = fileSystemCause(ex);
             if (fs.isPresent()) {

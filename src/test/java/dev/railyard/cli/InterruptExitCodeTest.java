@@ -34,7 +34,7 @@ class InterruptExitCodeTest {
         Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/setsid")), "needs setsid (util-linux)");
     }
 
-    /** The command in its own JVM and process group; stderr is read until a line contains {@code ready}. */
+    /** The command in its own JVM and process group; its output is read until it contains {@code ready} (null: at once). */
     private Process start(Map<String, String> env, String ready, String... args) throws IOException {
         List<String> argv = new ArrayList<>(List.of("/usr/bin/setsid",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -46,6 +46,7 @@ class InterruptExitCodeTest {
         Process p = pb.start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline && p.isAlive()) {
+            if (ready == null) return p;
             if (Files.readString(dir.resolve("stderr.txt")).contains(ready)
                     || Files.readString(dir.resolve("stdout.txt")).contains(ready)) return p;
             sleepQuietly();
@@ -121,5 +122,37 @@ class InterruptExitCodeTest {
         assertThat(out).contains("write ").contains("run stopped early: interrupted");
         assertThat(Files.readAllLines(dir.resolve("jobs.txt"))).as("fio jobs started").containsExactly("write");
         assertThat(data.resolve(BenchStorageCommand.SCRATCH)).doesNotExist();
+    }
+
+    @Test
+    void captureCutShortLeavesNoArchiveAndEndsOne() throws Exception {
+        // a stand-in tar that has written part of the archive when the signal comes
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Path tar = bin.resolve("tar");
+        Files.writeString(tar, """
+                #!/bin/bash
+                echo "half an archive" > "$2"
+                while :; do sleep 0.05; done
+                """);
+        Files.setPosixFilePermissions(tar, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path out = Files.createDirectories(dir.resolve("out"));
+        Process run = start(Map.of("PATH", bin + ":" + System.getenv("PATH")), null,
+                "capture", "--out", out.resolve("node1.tgz").toString());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (isEmpty(out) && System.nanoTime() < deadline) sleepQuietly();
+        assertThat(isEmpty(out)).as("tar started writing").isFalse();
+        int code = signal(run, "INT", true);
+        String err = Files.readString(dir.resolve("stderr.txt"));
+        assertThat(code).as(err).isEqualTo(ExitCodes.FAIL_FINDING);
+        assertThat(err).contains("railyard: interrupted").doesNotContain("within 2 minutes").doesNotContain("Exception");
+        try (var left = Files.list(out)) {
+            assertThat(left.toList()).as("nothing half-written under --out's directory").isEmpty();
+        }
+    }
+
+    private static boolean isEmpty(Path dir) throws IOException {
+        try (var entries = Files.list(dir)) {
+            return entries.findAny().isEmpty();
+        }
     }
 }

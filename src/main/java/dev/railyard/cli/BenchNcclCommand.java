@@ -211,6 +211,7 @@ public final class BenchNcclCommand implements Callable<Integer> {
             if (group.reports()) Main.endDuringShutdown(ExitCodes.FAIL_FINDING);
         });
         Runtime.getRuntime().addShutdownHook(onStop);
+        Interrupts.onStop(() -> { }, Duration.ofSeconds(20)); // this hook prints and ends the JVM: Main's waits for it
         new NcclBenchmark(session.cuda(), session.nccl(), session.ranks(), total, group, cfg, timings).run(row -> {
             rows.add(row);
             if (text) table.row(row);

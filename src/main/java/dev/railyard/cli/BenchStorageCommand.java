@@ -121,7 +121,7 @@ public final class BenchStorageCommand implements Callable<Integer> {
                     OptionalDouble clatMeanUs, OptionalDouble clatP99Us) {}
 
     /** What --format json prints. */
-    record Report(String file, List<Measured> results, List<Finding> findings) {}
+    record Report(String file, List<Measured> results, boolean complete, List<Finding> findings) {}
 
     @Override
     public Integer call() {
@@ -148,8 +148,15 @@ public final class BenchStorageCommand implements Callable<Integer> {
             if (remove) deleteQuietly(file);
         }, "bench-storage-clean-up");
         Runtime.getRuntime().addShutdownHook(cleanUp);
-        try {
+        // Ctrl-C or SIGTERM: fio is ended (it prints what it measured so far), the next job is not started, and what
+        // was measured is printed, marked as stopped early, with exit code 1 (docs/exit-codes.md)
+        boolean stopped = false;
+        try (Interrupts.Registration onStop = Interrupts.onStop(Interrupts::stopChildProcesses, Duration.ofSeconds(15))) {
             for (FioRunner.Pattern p : List.of(FioRunner.Pattern.WRITE, FioRunner.Pattern.READ)) {
+                if (Interrupts.requested()) {
+                    stopped = true;
+                    break;
+                }
                 FioSeqJob job = new FioSeqJob(p, file, fioSize, runtime, blockSize, direct);
                 String line = VerdictText.shellLine(job.argv());
                 progress.println("Running: " + line);
@@ -172,6 +179,7 @@ public final class BenchStorageCommand implements Callable<Integer> {
                         d.clatMeanUs(), d.clatP99Us()));
                 verdict.ifPresent(v -> findings.add(v.judge(subject, j)));
             }
+            stopped |= Interrupts.requested();
         } finally {
             if (remove) deleteQuietly(file);
             try {
@@ -181,7 +189,7 @@ public final class BenchStorageCommand implements Callable<Integer> {
             }
         }
         if (output.json()) {
-            out.println(Json.write(new Report(file.toString(), measured, findings)));
+            out.println(Json.write(new Report(file.toString(), measured, !stopped, findings)));
         } else {
             out.println();
             out.print(table(measured));
@@ -190,9 +198,10 @@ public final class BenchStorageCommand implements Callable<Integer> {
                 out.println("No expectation: give --expect-mbps MB/s or a --spec with expect.storage_seq_mbps for a verdict.");
             }
             out.print(VerdictText.render(findings));
+            if (stopped) out.println("run stopped early: interrupted (the numbers above are what fio measured until then)");
         }
         out.flush();
-        return ExitCodes.of(findings);
+        return stopped ? ExitCodes.FAIL_FINDING : ExitCodes.of(findings);
     }
 
     static String table(List<Measured> rows) {

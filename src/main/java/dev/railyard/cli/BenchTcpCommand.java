@@ -196,6 +196,7 @@ public final class BenchTcpCommand implements Runnable {
                 }
             }, "bench-tcp-interrupt");
             Runtime.getRuntime().addShutdownHook(hook);
+            Interrupts.onStop(signal::stop, Duration.ofSeconds(20)); // Main's hook waits for this one's print
             long connectBy = System.nanoTime() + parseDuration("--connect-timeout", connectTimeout).toNanos();
             try {
                 TcpResult result = runConnecting(settings, signal, err, text, connectBy);

@@ -4,6 +4,7 @@ import dev.railyard.collect.NodeCapture;
 import dev.railyard.model.RailyardException;
 import dev.railyard.platform.Clock;
 import dev.railyard.platform.CommandRunner;
+import dev.railyard.platform.IoErrors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -15,6 +16,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.concurrent.Callable;
 
 @Command(name = "capture",
@@ -82,9 +84,9 @@ public final class CaptureCommand implements Callable<Integer> {
                 tmp.toFile().delete();
             }
         } else {
-            r = capture.capture(out, NodeCapture.topDirectoryFor(out), redact);
+            r = captureInPlace(capture);
         }
-        w.printf("wrote %s: %d paths under %s/%s%s%n", toStdout ? "the archive to standard output" : r.archive(), r.paths(),
+        w.printf("wrote %s: %d paths under %s/%s%s%n", toStdout ? "the archive to standard output" : out, r.paths(),
                 r.topDirectory(), r.toolsSaved().isEmpty() ? "" : ", plus " + String.join(", ", r.toolsSaved()),
                 redact ? "; " + r.redacted() + " values redacted" : "");
         if (!r.problems().isEmpty()) {
@@ -92,6 +94,31 @@ public final class CaptureCommand implements Callable<Integer> {
         }
         w.flush();
         return ExitCodes.OK;
+    }
+
+    /**
+     * tar writes a hidden file beside --out, renamed to --out once complete: a full disk, an unwritable directory or a
+     * Ctrl-C leaves no half-written archive under the name asked for (and --force keeps the old one until then). A
+     * --out that is not a regular file (a device: --force --out /dev/nst0) is written directly.
+     */
+    private NodeCapture.Result captureInPlace(NodeCapture capture) {
+        String top = NodeCapture.topDirectoryFor(out);
+        if (Files.exists(out) && !Files.isRegularFile(out)) return capture.capture(out, top, redact);
+        Path partial = out.toAbsolutePath().resolveSibling("." + out.getFileName() + ".railyard-partial");
+        try {
+            NodeCapture.Result r = capture.capture(partial, top, redact);
+            Files.move(partial, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            return r;
+        } catch (IOException e) {
+            throw new RailyardException.Usage("could not write " + out + ": " + IoErrors.describe(e),
+                    "check that the directory exists, is writable and has room");
+        } finally {
+            try {
+                Files.deleteIfExists(partial);
+            } catch (IOException ignored) {
+                // the directory refused the write in the first place: nothing was left there
+            }
+        }
     }
 
     private static Path temporaryArchive() {

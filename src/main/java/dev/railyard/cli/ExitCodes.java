@@ -8,10 +8,13 @@ import dev.railyard.model.Severity;
 import dev.railyard.model.ValidationReport;
 import dev.railyard.nativelib.NativeCallException;
 import dev.railyard.nativelib.NativeFailure;
+import dev.railyard.platform.IoErrors;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
+import java.nio.file.FileSystemException;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The one place exceptions become exit codes, as docs/exit-codes.md lists them: 0 ok, 1 a FAIL finding, 2 usage or
@@ -71,6 +74,14 @@ public final class ExitCodes {
             PrintWriter err = cl.getErr();
             boolean debug = parsed != null && debugRequested(cl);
             if (ex instanceof NativeCallException n) ex = NativeFailure.explain(n);
+            if (Interrupts.requested()) {
+                // Ctrl-C or SIGTERM broke what the command was doing (a wait, a write, a tool it ran): not a bug and
+                // not a usage error, a run cut short
+                err.println("railyard: interrupted: stopped before it finished");
+                if (debug) ex.printStackTrace(err);
+                err.flush();
+                return FAIL_FINDING;
+            }
             if (ex instanceof RailyardException re) {
                 err.println("railyard: " + re.getMessage());
                 if (re.hint() != null && !re.hint().isBlank()) err.println("  hint: " + re.hint());
@@ -78,11 +89,31 @@ public final class ExitCodes {
                 err.flush();
                 return re.exitCode();
             }
+            Optional<FileSystemException> fs = fileSystemCause(ex);
+            if (fs.isPresent()) {
+                // a path the user named (or its directory) is missing, of the wrong kind, read-only or full: the
+                // command line asks for something this machine cannot do there, not a bug in Railyard
+                FileSystemException f = fs.get();
+                err.println("railyard: cannot use " + f.getFile() + (f.getOtherFile() != null ? " or " + f.getOtherFile() : "")
+                        + ": " + IoErrors.describe(f));
+                err.println("  hint: check that the path exists, is a file or a directory as the option asks, is writable and has room");
+                if (debug) ex.printStackTrace(err);
+                err.flush();
+                return USAGE;
+            }
             err.println("railyard: internal error: " + (ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage()));
             if (debug) ex.printStackTrace(err);
             else err.println("  run again with --debug for the stack trace, and please report it");
             err.flush();
             return INTERNAL;
+        }
+
+        /** The file-system failure behind {@code ex}, if it is one that names its file. */
+        static Optional<FileSystemException> fileSystemCause(Throwable ex) {
+            for (Throwable t = ex; t != null && t.getCause() != t; t = t.getCause()) {
+                if (t instanceof FileSystemException f && f.getFile() != null) return Optional.of(f);
+            }
+            return Optional.empty();
         }
 
         private static boolean debugRequested(CommandLine cl) {

@@ -64,7 +64,11 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        System.exit(run(args));
+        Interrupts.install(Thread.currentThread());
+        int code = run(args);
+        // after Ctrl-C or SIGTERM, System.exit would wait behind the hook: the hook ends the JVM with this code
+        if (Interrupts.finished(code)) endDuringShutdown(code);
+        System.exit(code);
     }
 
     /**

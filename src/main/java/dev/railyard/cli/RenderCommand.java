@@ -5,6 +5,7 @@ import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.RailyardException;
 import dev.railyard.model.RdmaDevice;
 import dev.railyard.platform.HostRoot;
+import dev.railyard.platform.IoErrors;
 import dev.railyard.render.NodeRenderer;
 import dev.railyard.render.RenderInput;
 import dev.railyard.render.RenderedFile;
@@ -16,10 +17,11 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
@@ -73,19 +75,43 @@ public final class RenderCommand implements Callable<Integer> {
         if (agentPort < 1 || agentPort > 65535) throw new RailyardException.Usage("--agent-port " + agentPort + " is not a port", "1..65535");
         PrintWriter w = spec.commandLine().getOut();
         List<String> names = node != null ? List.of(SpecFiles.nodeName(cluster, node)) : cluster.nodes().stream().map(ClusterSpec.Node::name).toList();
+        // every node's files first, then a look at where they go, then the writes: a file in the way of a directory
+        // (--out naming a file, DIR/NODE a file) is refused before anything is written, not half-way through
+        Map<Path, List<RenderedFile>> byDir = new LinkedHashMap<>();
         for (String name : names) {
             Optional<List<RdmaDevice>> rdma = Optional.ofNullable(root).map(r -> new InfinibandCollector().collect(hostRoot(r)));
-            List<RenderedFile> files = NodeRenderer.all().render(cluster, name, rdma, agentPort);
-            Path dir = node != null ? out : out.resolve(name);
+            byDir.put(node != null ? out : out.resolve(name), NodeRenderer.all().render(cluster, name, rdma, agentPort));
+        }
+        byDir.forEach(RenderCommand::refuseWhatIsInTheWay);
+        for (Map.Entry<Path, List<RenderedFile>> e : byDir.entrySet()) {
+            Path dir = e.getKey();
             try {
-                NodeRenderer.write(dir, files);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+                NodeRenderer.write(dir, e.getValue());
+            } catch (IOException ex) {
+                throw new RailyardException.Usage("cannot write under " + dir + ": " + IoErrors.describe(ex)
+                        + (ex instanceof java.nio.file.FileSystemException f && f.getFile() != null ? " (" + f.getFile() + ")" : ""),
+                        "give an --out directory that is writable and has room");
             }
-            for (RenderedFile f : files) w.println(f.modeOctal() + "  " + dir.resolve(f.path()));
+            for (RenderedFile f : e.getValue()) w.println(f.modeOctal() + "  " + dir.resolve(f.path()));
         }
         w.flush();
         return ExitCodes.OK;
+    }
+
+    /** A file where a directory must go (or a directory where a file must go) stops the render before any write. */
+    private static void refuseWhatIsInTheWay(Path dir, List<RenderedFile> files) {
+        for (RenderedFile f : files) {
+            Path target = dir.resolve(f.path());
+            if (Files.isDirectory(target)) {
+                throw new RailyardException.Usage("cannot write " + target + ": it is a directory", "remove it or choose another --out");
+            }
+            for (Path p = target.getParent(); p != null; p = p.getParent()) {
+                if (Files.exists(p) && !Files.isDirectory(p)) {
+                    throw new RailyardException.Usage("cannot write under " + p + ": it is a file, not a directory",
+                            "--out names a directory (created if missing): choose another, or move " + p + " away");
+                }
+            }
+        }
     }
 
     private static HostRoot hostRoot(Path r) {

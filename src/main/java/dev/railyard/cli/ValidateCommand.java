@@ -163,6 +163,8 @@ public final class ValidateCommand implements Callable<Integer> {
             }
         }, "validate-interrupt");
         Runtime.getRuntime().addShutdownHook(onCtrlC);
+        // this hook stops the run and ends the JVM itself: Main's hook only waits for it (and for the code returned)
+        Interrupts.onStop(() -> { }, Duration.ofSeconds(35));
         ValidationReport report;
         try {
             try {

@@ -36,7 +36,7 @@ final class ProcessCommandRunner implements CommandRunner {
         try {
             p = pb.start();
         } catch (IOException e) {
-            return new Result(argv, -1, "", "", false, String.valueOf(e.getMessage()));
+            return new Result(argv, -1, "", "", false, startFailure(e));
         }
         try {
             p.getOutputStream().close();
@@ -58,6 +58,28 @@ final class ProcessCommandRunner implements CommandRunner {
             p.destroyForcibly();
         }
         return new Result(argv, finished ? p.exitValue() : -1, out.join(), err.join(), !finished, "");
+    }
+
+    /**
+     * Why a program did not start, in words: Java's message names the working directory and the errno ("Cannot run
+     * program "fio" (in directory "."): Exec failed, error: 2 (No such file or directory)"), which must not reach a user.
+     */
+    static String startFailure(IOException e) {
+        String m = String.valueOf(e.getMessage());
+        java.util.regex.Matcher errno = java.util.regex.Pattern.compile("error[=:] ?(\\d+)").matcher(m);
+        if (errno.find()) {
+            return switch (errno.group(1)) {
+                case "2" -> "not found";
+                case "13" -> "permission denied (not executable)";
+                case "8" -> "not a program this machine can run";
+                default -> {
+                    int open = m.lastIndexOf('(');
+                    int close = m.lastIndexOf(')');
+                    yield open >= 0 && close > open ? IoErrors.plain(m.substring(open + 1, close)) : "could not be started";
+                }
+            };
+        }
+        return "could not be started";
     }
 
     private String drain(InputStream in) {

@@ -61,4 +61,32 @@ class RenderCommandTest {
         assertThat(rootWithoutNode.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(run("render", "--spec", dir.resolve("none.yaml").toString(), "--out", dir.toString()).code()).isEqualTo(ExitCodes.USAGE);
     }
+
+    @Test
+    void aFileInTheWayIsAUsageErrorBeforeAnythingIsWritten(@TempDir Path dir) throws IOException {
+        // --out naming a file, and a file where the second node's directory goes: exit 2, one line naming it, no
+        // Java class name, and no node's files written (not the first node's either)
+        Path file = Files.writeString(dir.resolve("rendered"), "mine\n");
+        CliRun onFile = run("render", "--spec", "examples/s1-homelab-v100-roce.yaml", "--out", file.toString());
+        assertThat(onFile.code()).as(onFile.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(onFile.err()).startsWith("railyard: cannot write under " + file + ": it is a file, not a directory")
+                .contains("hint:").doesNotContain("Exception").doesNotContain("java.");
+        assertThat(Files.readString(file)).isEqualTo("mine\n");
+
+        Path out = Files.createDirectories(dir.resolve("out"));
+        Files.writeString(out.resolve("gpuserver2"), "mine\n");
+        CliRun second = run("render", "--spec", "examples/s1-homelab-v100-roce.yaml", "--out", out.toString());
+        assertThat(second.code()).as(second.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(second.err()).contains(out.resolve("gpuserver2") + ": it is a file").doesNotContain("Exception");
+        assertThat(out.resolve("gpuserver1")).doesNotExist();
+    }
+
+    @Test
+    void anUnwritableOutIsAUsageErrorNamingThePath() {
+        // /proc takes no new directories, for root either
+        CliRun r = run("render", "--spec", "examples/s1-homelab-v100-roce.yaml", "--node", "gpuserver1", "--out", "/proc/railyard-render");
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).startsWith("railyard: cannot write under /proc/railyard-render").contains("hint:")
+                .doesNotContain("Exception").doesNotContain("java.");
+    }
 }

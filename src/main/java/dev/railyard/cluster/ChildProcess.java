@@ -35,6 +35,7 @@ final class ChildProcess implements RemoteProcess {
         this.err = CompletableFuture.supplyAsync(() -> drain(process.getErrorStream()), DRAIN);
     }
 
+    /** Starts {@code builder}, whose command ignores the terminal's signals ({@link TerminalSignals#ignoring}). */
     static ChildProcess start(String node, List<String> args, ProcessBuilder builder) throws IOException {
         Process p = builder.start();
         try {
@@ -69,6 +70,11 @@ final class ChildProcess implements RemoteProcess {
         String stdout = out.join();
         String stderr = err.join();
         StepStatus killed = killedAs;
+        if (killed == null && TerminalSignals.endedBeforeShielded(process.exitValue())) {
+            // started shielded (LocalLauncher): only a Ctrl-C in the moment before the shield can end it so
+            return new StepResult(node, args, StepStatus.INTERRUPTED, -1, stdout, stderr, elapsed,
+                    "stopped: the run was interrupted as this step started");
+        }
         if (killed == null) {
             return new StepResult(node, args, StepStatus.EXITED, process.exitValue(), stdout, stderr, elapsed, "");
         }

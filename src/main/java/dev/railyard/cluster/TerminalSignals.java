@@ -33,6 +33,15 @@ final class TerminalSignals {
         return shielded;
     }
 
+    /**
+     * Whether a shielded child's exit code says one of those signals ended it: only possible when it arrived in the
+     * moment between the shell's start and its trap (a Ctrl-C right as a step starts), so the step was stopped by
+     * the user's interrupt, not failed. The JDK reports a death by signal N as 128 + N.
+     */
+    static boolean endedBeforeShielded(int exitCode) {
+        return exitCode == 128 + 1 || exitCode == 128 + 2 || exitCode == 128 + 3 || exitCode == 128 + 15;
+    }
+
     private static String resolve(String program) throws IOException {
         if (program.contains("/")) {
             if (Files.isExecutable(Path.of(program)) && !Files.isDirectory(Path.of(program))) return program;

@@ -46,10 +46,12 @@ final class WrappedStep implements RemoteProcess {
     private volatile StepStatus killedAs;
     private volatile Duration killedAfter = Duration.ZERO;
     private final boolean stdinIsKillSwitch;
+    private final boolean shielded;
 
     private WrappedStep(String node, List<String> args, Transport transport, Process process,
-                        boolean stdinIsKillSwitch) {
+                        boolean stdinIsKillSwitch, boolean shielded) {
         this.stdinIsKillSwitch = stdinIsKillSwitch;
+        this.shielded = shielded;
         this.node = node;
         this.args = List.copyOf(args);
         this.transport = transport;
@@ -83,7 +85,7 @@ final class WrappedStep implements RemoteProcess {
                              Map<String, String> extraEnv, boolean shielded) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(shielded ? TerminalSignals.ignoring(transportArgv) : transportArgv);
         pb.environment().putAll(extraEnv);
-        return new WrappedStep(node, args, transport, pb.start(), true);
+        return new WrappedStep(node, args, transport, pb.start(), true, shielded);
     }
 
     /**
@@ -93,7 +95,7 @@ final class WrappedStep implements RemoteProcess {
     static WrappedStep feeding(String node, Transport transport, List<String> transportArgv, Path stdinFile)
             throws IOException {
         Process p = new ProcessBuilder(TerminalSignals.ignoring(transportArgv)).redirectInput(stdinFile.toFile()).start();
-        return new WrappedStep(node, List.of(), transport, p, false);
+        return new WrappedStep(node, List.of(), transport, p, false, true);
     }
 
     /** The local transport process (tests kill it as a crashing coordinator would). */
@@ -167,6 +169,11 @@ final class WrappedStep implements RemoteProcess {
                     "stopped with its remote process group: the run was interrupted");
         }
         int code = process.exitValue();
+        if (shielded && TerminalSignals.endedBeforeShielded(code)) {
+            // only a Ctrl-C in the moment before the shield can end a shielded transport so
+            return new StepResult(node, args, StepStatus.INTERRUPTED, -1, stdout, stderr, elapsed,
+                    "stopped: the run was interrupted as this step started");
+        }
         Optional<String> unreachable = transport.unreachable(code, stderr);
         if (unreachable.isPresent()) {
             return new StepResult(node, args, StepStatus.UNREACHABLE, -1, stdout, stderr, elapsed,

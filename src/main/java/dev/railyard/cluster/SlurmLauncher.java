@@ -38,6 +38,15 @@ public final class SlurmLauncher implements Launcher {
     private final AtomicReference<String> broadcast = new AtomicReference<>();
     private final Map<String, String> railyardOnNode = new ConcurrentHashMap<>();
     private final RunningSteps running = new RunningSteps();
+    /** The name of the allocation this launcher asks for: its own, so that one it lost track of can be cancelled. */
+    private final String jobName = "railyard-validate-" + Integer.toHexString(ThreadLocalRandom.current().nextInt());
+
+    /** salloc or sbcast was interrupted (Ctrl-C): the node is not judged, the run is ending. */
+    private static final class Interrupted extends RuntimeException {
+        Interrupted() {
+            super(null, null, false, false);
+        }
+    }
 
     /**
      * {@code environment} is the whole environment Slurm's commands get (System.getenv() for a user; tests add
@@ -61,12 +70,20 @@ public final class SlurmLauncher implements Launcher {
     /** The allocation steps run in: this process's, or one asked for with salloc over every node of the spec. */
     synchronized String allocation() {
         if (jobId != null) return jobId;
+        if (Thread.currentThread().isInterrupted()) throw new Interrupted();
         List<String> nodes = spec.nodes().stream().map(ClusterSpec.Node::name).toList();
         List<String> argv = List.of("salloc", "--no-shell", "--nodes=" + nodes.size(), "-w", String.join(",", nodes),
-                "--job-name=railyard-validate", "--immediate=" + SALLOC_WAIT.toSeconds());
-        CommandRunner.Result r = runner.run(argv, SALLOC_WAIT.plusSeconds(30), Path.of("."), extraEnvironment());
+                "--job-name=" + jobName, "--immediate=" + SALLOC_WAIT.toSeconds());
+        CommandRunner.Result r = slurm(argv, SALLOC_WAIT.plusSeconds(30));
         Matcher m = GRANTED.matcher(r.stderr() + r.stdout());
+        if (Thread.interrupted()) {
+            // Ctrl-C: the runner killed salloc, whose request slurmctld may have had or granted already; the flag is
+            // cleared so that scancel is not killed at once in its turn
+            slurm(List.of("scancel", "--name=" + jobName), Duration.ofSeconds(30));
+            throw new Interrupted();
+        }
         if (!r.ok() || !m.find()) {
+            if (r.timedOut()) slurm(List.of("scancel", "--name=" + jobName), Duration.ofSeconds(30));
             throw new IllegalStateException(r.notFound() ? "cannot run salloc: " + r.startError()
                     + " (install the Slurm client, slurm-client)" : "salloc got no allocation: " + r.stderr().strip());
         }
@@ -79,6 +96,8 @@ public final class SlurmLauncher implements Launcher {
         String job;
         try {
             job = allocation();
+        } catch (Interrupted e) {
+            throw new InterruptedException("interrupted while salloc asked for the allocation");
         } catch (IllegalStateException e) {
             return new StepResult(node.name(), List.of(), StepStatus.UNREACHABLE, -1, "", "", Duration.ZERO,
                     e.getMessage());
@@ -109,6 +128,8 @@ public final class SlurmLauncher implements Launcher {
         String copy;
         try {
             copy = broadcast(job, bundle, timeout);
+        } catch (Interrupted e) {
+            throw new InterruptedException("interrupted while sbcast copied the bundle");
         } catch (IllegalStateException e) {
             return new StepResult(node.name(), List.of(), StepStatus.LAUNCH_FAILED, -1, "", "", Duration.ZERO,
                     e.getMessage());
@@ -134,8 +155,9 @@ public final class SlurmLauncher implements Launcher {
         if (done != null) return done;
         String target = "/tmp/railyard-bundle-" + bundle.hash() + "-"
                 + Integer.toHexString(ThreadLocalRandom.current().nextInt()) + ".tar.gz";
-        CommandRunner.Result r = runner.run(List.of("sbcast", "--jobid=" + job, "--force",
-                bundle.tarball().toString(), target), timeout, Path.of("."), extraEnvironment());
+        CommandRunner.Result r = slurm(List.of("sbcast", "--jobid=" + job, "--force",
+                bundle.tarball().toString(), target), timeout);
+        if (Thread.currentThread().isInterrupted()) throw new Interrupted(); // Ctrl-C: not a failed copy
         if (!r.ok()) {
             throw new IllegalStateException("sbcast of the bundle failed: "
                     + (r.notFound() ? r.startError() : r.stderr().strip()));
@@ -152,13 +174,11 @@ public final class SlurmLauncher implements Launcher {
     private void removeBroadcast(String job) {
         String target = broadcast.getAndSet(null);
         if (target == null || job == null) return;
-        CommandRunner.Result nodes = runner.run(List.of("squeue", "-h", "-j", job, "-o", "%N"), REMOVE_WAIT,
-                Path.of("."), extraEnvironment());
+        CommandRunner.Result nodes = slurm(List.of("squeue", "-h", "-j", job, "-o", "%N"), REMOVE_WAIT);
         String hostlist = nodes.stdout().strip();
         if (!nodes.ok() || hostlist.isEmpty()) return;
-        runner.run(List.of("srun", "--jobid=" + job, "-w", hostlist, "--ntasks-per-node=1", "--overlap", "--quiet",
-                "--job-name=railyard-cleanup", "--time=1", "rm", "-f", target), REMOVE_WAIT, Path.of("."),
-                extraEnvironment());
+        slurm(List.of("srun", "--jobid=" + job, "-w", hostlist, "--ntasks-per-node=1", "--overlap", "--quiet",
+                "--job-name=railyard-cleanup", "--time=1", "rm", "-f", target), REMOVE_WAIT);
     }
 
     @Override
@@ -203,7 +223,23 @@ public final class SlurmLauncher implements Launcher {
     private WrappedStep start(ClusterSpec.Node node, String job, List<String> shownArgs, List<String> argv,
                               Duration timeout) throws IOException {
         SrunStep srun = new SrunStep(job, node.name());
-        return WrappedStep.start(node.name(), shownArgs, srun, srun.argv(argv, timeout), extraEnvironment());
+        return WrappedStep.startInOwnSession(node.name(), shownArgs, srun, srun.argv(argv, timeout),
+                extraEnvironment());
+    }
+
+    /**
+     * Runs one of Slurm's commands in a session of its own, so that Ctrl-C (SIGINT to the terminal's foreground
+     * process group) and a kill of validate's group reach validate alone: salloc gives up at SIGINT, and the run's
+     * end (or validate's shutdown on Ctrl-C) is what ends these.
+     */
+    private CommandRunner.Result slurm(List<String> argv, Duration timeout) {
+        List<String> detached;
+        try {
+            detached = TerminalSignals.ownSession(argv);
+        } catch (IOException e) {
+            return new CommandRunner.Result(argv, -1, "", "", false, "not found");
+        }
+        return runner.run(detached, timeout, Path.of("."), extraEnvironment());
     }
 
     /** The environment Slurm's commands run with (put over this process's own, which it normally equals). */
@@ -232,7 +268,7 @@ public final class SlurmLauncher implements Launcher {
         String job = jobId;
         removeBroadcast(job);
         if (ownAllocation && job != null) {
-            runner.run(List.of("scancel", job), Duration.ofSeconds(30), Path.of("."), extraEnvironment());
+            slurm(List.of("scancel", job), Duration.ofSeconds(30));
             jobId = null;
         }
     }

@@ -18,6 +18,7 @@ import java.util.List;
 final class TerminalSignals {
 
     private static final Path SHELL = Path.of("/bin/sh");
+    private static final Path SETSID = Path.of("/usr/bin/setsid");
     private static final String SCRIPT = "trap '' INT QUIT TERM HUP; exec \"$0\" \"$@\"";
 
     private TerminalSignals() {}
@@ -31,6 +32,21 @@ final class TerminalSignals {
         List<String> shielded = new ArrayList<>(List.of(SHELL.toString(), "-c", SCRIPT, resolve(argv.getFirst())));
         shielded.addAll(argv.subList(1, argv.size()));
         return shielded;
+    }
+
+    /**
+     * {@code argv} in a session of its own ({@code setsid}, which execs it: same pid, as the JVM's child is no
+     * process group leader), so that the terminal's signals and a kill of validate's process group never reach it.
+     * For programs that set their own handlers and so do not keep an ignored signal ignored: srun prints its tasks'
+     * state at one SIGINT and cancels its step at a second within a second, salloc gives up at SIGINT, and both
+     * forward or act on SIGTERM. Without setsid, {@link #ignoring} is the best there is.
+     */
+    static List<String> ownSession(List<String> argv) throws IOException {
+        if (!Files.isExecutable(SETSID)) return ignoring(argv);
+        // --wait: should setsid ever have to fork (it was started as a group leader), it still ends with the program
+        List<String> detached = new ArrayList<>(List.of(SETSID.toString(), "--wait", resolve(argv.getFirst())));
+        detached.addAll(argv.subList(1, argv.size()));
+        return detached;
     }
 
     /**

@@ -89,6 +89,17 @@ final class WrappedStep implements RemoteProcess {
     }
 
     /**
+     * The same in a session of its own ({@link TerminalSignals#ownSession}): for srun, which sets its own handlers
+     * for the terminal's signals (a second Ctrl-C within a second cancels its step), so ignoring them is not enough.
+     */
+    static WrappedStep startInOwnSession(String node, List<String> args, Transport transport,
+                                        List<String> transportArgv, Map<String, String> extraEnv) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(TerminalSignals.ownSession(transportArgv));
+        pb.environment().putAll(extraEnv);
+        return new WrappedStep(node, args, transport, pb.start(), true, true);
+    }
+
+    /**
      * Starts a transport with a local file as the remote command's stdin (a bundle to unpack), so without the
      * wrapper: the remote side ends when the stream breaks, and a timeout kills the local transport at once.
      */
@@ -169,8 +180,9 @@ final class WrappedStep implements RemoteProcess {
                     "stopped with its remote process group: the run was interrupted");
         }
         int code = process.exitValue();
-        if (shielded && TerminalSignals.endedBeforeShielded(code)) {
-            // only a Ctrl-C in the moment before the shield can end a shielded transport so
+        if (shielded && TerminalSignals.endedBeforeShielded(code) && stderr.isBlank()) {
+            // only a Ctrl-C in the moment before the shield can end a shielded transport so, before it printed a
+            // word: srun passes on its task's 128 + N with "task 0: Terminated", a remote step's own exit code
             return new StepResult(node, args, StepStatus.INTERRUPTED, -1, stdout, stderr, elapsed,
                     "stopped: the run was interrupted as this step started");
         }

@@ -9,11 +9,15 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -74,6 +78,88 @@ class ValidateOverSlurmTest {
             assertThat(slurm.slurm("squeue", "-h", "-o", "%i %T").stdout().strip())
                     .as("validate gave its allocation back").isEmpty();
             assertThat(TestSlurm.bundleCopies(hash)).as("validate removed sbcast's copies from the nodes").isEmpty();
+        }
+    }
+
+    /**
+     * Ctrl-C twice, as an impatient user presses it: SIGINT to validate's whole process group, twice within a
+     * second, while its steps run in Slurm. srun acts on that itself (the first prints its tasks' state, the second
+     * cancels its step and exits 130), so its steps run in sessions of their own: validate alone stops them, no node
+     * is judged on the user's signal, the report keeps what was measured, the run exits 1 and leaves nothing in Slurm.
+     */
+    @Test
+    void ctrlCStopsTheStepsInSlurmAndKeepsWhatWasMeasured() throws Exception {
+        ctrlC(true);
+    }
+
+    /**
+     * The same right as the run starts, while salloc asks for the allocation and the nodes are prepared (sbcast,
+     * srun): salloc gave up at the SIGINT ("salloc got no allocation", both nodes UNREACHABLE) and a preparing srun
+     * died of it (a node FAILED with "exited 130") before they ran in sessions of their own.
+     */
+    @Test
+    void ctrlCAsTheRunStartsJudgesNoNode() throws Exception {
+        ctrlC(false);
+    }
+
+    private void ctrlC(boolean whileStepsRun) throws Exception {
+        Assumptions.assumeTrue(Main.commandLine().getSubcommands().containsKey("validate"),
+                "railyard validate is not in this build yet");
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/setsid")), "needs setsid (util-linux)");
+        Bundle bundle = TestBundle.build();
+        try (TestSlurm slurm = TestSlurm.up()) {
+            Path spec = dir.resolve("cluster.yaml");
+            Files.writeString(spec, """
+                    cluster: railyardtest
+                    nodes:
+                      - {name: n1, address: localhost}
+                      - {name: n2, address: localhost}
+                    """);
+            Path out = dir.resolve("report");
+            // setsid: validate leads its own process group, as a shell makes a foreground job
+            ProcessBuilder pb = new ProcessBuilder("/usr/bin/setsid",
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                    "dev.railyard.cli.Main", "validate", "--spec", spec.toString(), "--launcher", "slurm",
+                    "--bundle", bundle.tarball().toString(), "--no-history", "--out", out.toString(),
+                    "--step-timeout", "2m").redirectOutput(dir.resolve("stdout.txt").toFile());
+            pb.environment().keySet().removeIf(k -> k.startsWith("SLURM_"));
+            pb.environment().put("SLURM_CONF", slurm.environment().get("SLURM_CONF"));
+            pb.environment().put("XDG_CACHE_HOME", slurm.environment().get("XDG_CACHE_HOME"));
+            Process p = pb.start();
+            StringBuilder seen = new StringBuilder();
+            try (BufferedReader err = new BufferedReader(new InputStreamReader(p.getErrorStream(),
+                    StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = err.readLine()) != null && !line.contains("nodes: inventory and checks")) {
+                    seen.append(line).append('\n');
+                }
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (whileStepsRun && slurm.slurm("squeue", "-h", "-s", "-o", "%i %j").stdout().isBlank()) {
+                    assertThat(System.nanoTime()).as("a step running in Slurm; validate said: " + seen).isLessThan(deadline);
+                    assertThat(p.isAlive()).as("validate still running: " + seen).isTrue();
+                    Thread.sleep(50); // polling squeue for the first step
+                }
+                for (int i = 0; i < 2; i++) {
+                    Process kill = new ProcessBuilder("kill", "-INT", "--", "-" + p.pid()).inheritIO().start();
+                    assertThat(kill.waitFor()).isZero();
+                    Thread.sleep(200); // two presses within srun's second
+                }
+                assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("validate ends after Ctrl-C").isTrue();
+                err.lines().forEach(l -> seen.append(l).append('\n'));
+            }
+            assertThat(seen.toString()).contains("validate interrupted");
+            JsonNode report = new ObjectMapper().readTree(out.resolve("report.json").toFile());
+            assertThat(report.get("complete").asBoolean()).isFalse();
+            assertThat(report.get("nodes")).hasSize(2).allSatisfy(n -> assertThat(n.get("status").asText())
+                    .as(n.toString()).isIn("COMPLETED", "NOT_RUN", "INTERRUPTED"));
+            report.get("nodes").forEach(n -> n.get("findings").forEach(f -> assertThat(f.get("severity").asText())
+                    .as(f.toString()).isNotEqualTo("FAIL")));
+            assertThat(p.exitValue()).as(seen.toString()).isEqualTo(1);
+            assertThat(slurm.slurm("squeue", "-h", "-s", "-o", "%i %j").stdout().strip())
+                    .as("no step left in Slurm").isEmpty();
+            assertThat(slurm.slurm("squeue", "-h", "-o", "%i %j %T").stdout().strip())
+                    .as("validate gave its allocation back").isEmpty();
         }
     }
 }

@@ -154,6 +154,20 @@ public final class BenchRdmaCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        // every argument is judged before the machine is probed: a typo is a usage error (2), not "no RDMA device" (3)
+        if (duration != null && duration < 1) {
+            throw new RailyardException.Usage("--duration must be at least 1 second, got " + duration, "e.g. --duration 10");
+        }
+        if (timeoutSeconds < 1) {
+            throw new RailyardException.Usage("--timeout must be at least 1 second, got " + timeoutSeconds, "e.g. --timeout 300");
+        }
+        if (size != null && size < 1) throw new RailyardException.Usage("--size must be at least 1 byte", "e.g. --size 64K");
+        if (ibPort != null && ibPort < 1) {
+            throw new RailyardException.Usage("--ib-port " + ibPort + ": a device's ports count from 1", "e.g. --ib-port 1");
+        }
+        if (gidIndex != null && gidIndex < 0) {
+            throw new RailyardException.Usage("--gid-index " + gidIndex + " is negative", "GID indexes count from 0; see railyard inventory");
+        }
         if (side == PerftestPair.Side.CLIENT && address == null) {
             throw new RailyardException.Usage("the client needs the server's address",
                     "railyard bench rdma client 10.0.0.2 (the server's address on the RDMA network)");
@@ -162,8 +176,8 @@ public final class BenchRdmaCommand implements Callable<Integer> {
             throw new RailyardException.Usage("--network needs --spec", "railyard bench rdma ... --spec cluster.yaml --network rail0");
         }
         Optional<ClusterSpec> cluster = specOption.load(specLoader);
-        NodeInventory inv = inventory.get();
         Optional<ClusterSpec.Network> net = cluster.flatMap(this::network);
+        NodeInventory inv = inventory.get();
         Optional<ClusterSpec.Binding> bind = net.flatMap(n -> Optional.ofNullable(
                 n.bind().get(node != null ? node : cluster.flatMap(c -> c.nodeForHost(inv.hostname()))
                         .map(ClusterSpec.Node::name).orElse(inv.hostname()))));

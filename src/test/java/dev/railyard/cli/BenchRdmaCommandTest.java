@@ -45,7 +45,11 @@ class BenchRdmaCommandTest {
     }
 
     int run(NodeInventory inv, Optional<ClusterSpec> cluster, String... args) {
-        BenchRdmaCommand cmd = new BenchRdmaCommand(() -> inv, sink -> CommandRunner.echoing(line -> {
+        return run(() -> inv, cluster, args);
+    }
+
+    int run(java.util.function.Supplier<NodeInventory> inv, Optional<ClusterSpec> cluster, String... args) {
+        BenchRdmaCommand cmd = new BenchRdmaCommand(inv, sink -> CommandRunner.echoing(line -> {
             streamed.add(line);
             sink.accept(line);
         }), program -> false, file -> cluster.orElseThrow());
@@ -147,5 +151,36 @@ class BenchRdmaCommandTest {
                 .isEqualTo(2);
         assertThat(run(PortChoiceTest.seed000(4), Optional.empty(), "client", "10.0.0.2", "--network", "rail0"))
                 .isEqualTo(2);
+    }
+
+    /** A usage error is found before the machine is probed: without an RDMA device it was exit 3, "no RDMA device". */
+    @Test
+    void badOptionsExitTwoBeforeTheMachineIsProbed() {
+        java.util.concurrent.atomic.AtomicInteger probed = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.function.Supplier<NodeInventory> machine = () -> {
+            probed.incrementAndGet();
+            throw new AssertionError("the machine was probed");
+        };
+        ClusterSpec withoutRail = new dev.railyard.spec.SpecReader().read("cluster.yaml", """
+                cluster: c
+                nodes:
+                  - {name: n1, address: 10.0.0.1}
+                """);
+        List<List<String>> bad = List.of(
+                List.of("client", "10.0.0.2", "--duration", "-3"),
+                List.of("client", "10.0.0.2", "--duration", "0"),
+                List.of("server", "--timeout", "0"),
+                List.of("client", "10.0.0.2", "--size", "0"),
+                List.of("client", "10.0.0.2", "--ib-port", "0"),
+                List.of("client", "10.0.0.2", "--gid-index", "-1"),
+                List.of("client", "10.0.0.2", "--spec", "cluster.yaml", "--network", "rail0"));
+        for (List<String> args : bad) {
+            err.getBuffer().setLength(0);
+            assertThat(run(machine, Optional.of(withoutRail), args.toArray(String[]::new))).as(args + ": " + err).isEqualTo(2);
+        }
+        assertThat(probed.get()).as("inventory probes").isZero();
+        err.getBuffer().setLength(0);
+        run(machine, Optional.empty(), "client", "10.0.0.2", "--duration", "-3");
+        assertThat(err.toString()).contains("--duration must be at least 1 second, got -3");
     }
 }

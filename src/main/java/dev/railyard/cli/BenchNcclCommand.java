@@ -157,6 +157,7 @@ public final class BenchNcclCommand implements Callable<Integer> {
         if (procs < 0) throw new RailyardException.Usage("--procs " + procs + " is negative", "e.g. --procs 4");
         if (procsTimeout < 1) throw new RailyardException.Usage("--procs-timeout must be at least 1 second", "e.g. --procs-timeout 600");
         if (root < 0) throw new RailyardException.Usage("--root-rank " + root + " is negative", "ranks count from 0");
+        ExpectOption.requirePositive("--expect-busbw", expectBusbw, "40");
         NcclBenchConfig cfg = config();
         Optional<Double> floor = Optional.ofNullable(expectBusbw)
                 .or(() -> specOption.load().flatMap(c -> c.expect().ncclBusbwGBps()));

@@ -128,6 +128,7 @@ public final class BenchStorageCommand implements Callable<Integer> {
         if (runtime < 1) throw new RailyardException.Usage("--runtime must be at least 1 second", "e.g. --runtime 10");
         if (size != null) checkSize("--size", size);
         checkSize("--bs", blockSize);
+        ExpectOption.requirePositive("--expect-mbps", expectMbps, "2000");
         Optional<Double> expect = Optional.ofNullable(expectMbps).or(() -> specOption.load(specLoader)
                 .flatMap(c -> c.expect().storageSeqMBps()));
         Path file = file();

@@ -259,6 +259,8 @@ public final class BenchTcpCommand implements Runnable {
 
         ClientSettings settings() {
             checkPort(port);
+            ExpectOption.requirePositive("--expect-gbps", expectGbps, "9.4");
+            ExpectOption.requirePositive("--expect-latency-us", expectLatencyUs, "50");
             if (streams < 1 || streams > 128) throw usage("--streams must be between 1 and 128, got " + streams, "e.g. --streams 4");
             if (mode == TcpMode.LATENCY && streams != 1) throw usage("--streams is for --mode bandwidth", "latency uses one connection");
             if (bind != null && iface != null) throw usage("give --bind or --interface, not both", "--interface eth0 uses eth0's address");

@@ -23,6 +23,7 @@ import dev.railyard.nativelib.FfmNvml;
 import dev.railyard.platform.Clock;
 import dev.railyard.platform.CommandRunner;
 import dev.railyard.platform.HostRoot;
+import dev.railyard.platform.IoErrors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -189,6 +190,21 @@ public final class AgentCommand implements Callable<Integer> {
         return s.health() == dev.railyard.agent.HealthState.UNHEALTHY ? ExitCodes.FAIL_FINDING : ExitCodes.OK;
     }
 
+    /**
+     * Why a sample failed, in words (as the exit handler says a command's failure): a file it could not read with
+     * its path and the reason, a Railyard error's own message, else an internal error with its message; never
+     * Java's "java.io.UncheckedIOException: java.nio.file.AccessDeniedException: /sys/...".
+     */
+    static String sampleFailure(RuntimeException e) {
+        if (e instanceof RailyardException re) return re.getMessage();
+        Optional<java.nio.file.FileSystemException> fs = ExitCodes.ExceptionHandler.fileSystemCause(e);
+        if (fs.isPresent()) return "cannot read " + fs.get().getFile() + ": " + IoErrors.describe(fs.get());
+        if (e instanceof java.io.UncheckedIOException u) return IoErrors.describe(u.getCause());
+        String message = e.getMessage();
+        return "internal error: " + (message == null || message.isBlank() ? "no details (run with --debug for the stack trace)"
+                : message) + "; the agent keeps sampling, and please report it";
+    }
+
     private int serve(Agent agent, Optional<String> token, Clock clock) throws IOException, InterruptedException {
         InetSocketAddress bind = ListenAddress.parse(listen);
         AgentHttpServer http;
@@ -212,7 +228,8 @@ public final class AgentCommand implements Callable<Integer> {
                     agent.tick();
                 } catch (RuntimeException e) {
                     // one bad sample must not stop the agent: the page and /healthz show the staleness
-                    err.println("railyard agent: sampling failed: " + e);
+                    err.println("railyard agent: sampling failed: " + sampleFailure(e));
+                    if (ExitCodes.ExceptionHandler.debugRequested(spec.commandLine())) e.printStackTrace(err);
                     err.flush();
                 }
                 long left = interval.toNanos() - (clock.nanoTime() - start);

@@ -116,7 +116,7 @@ public final class ExitCodes {
             return Optional.empty();
         }
 
-        private static boolean debugRequested(CommandLine cl) {
+        static boolean debugRequested(CommandLine cl) {
             CommandLine top = cl;
             while (top.getParent() != null) top = top.getParent();
             return top.getCommand() instanceof RailyardCommand r && r.debug;

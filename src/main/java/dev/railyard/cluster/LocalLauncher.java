@@ -102,8 +102,7 @@ public final class LocalLauncher implements Launcher {
     }
 
     private static StepResult launchFailed(ClusterSpec.Node node, List<String> args, IOException e) {
-        return new StepResult(node.name(), args, StepStatus.LAUNCH_FAILED, -1, "", "", Duration.ZERO,
-                "could not start railyard locally: " + e.getMessage());
+        return RunningSteps.notStarted(node, args, e, "could not start railyard locally: " + e.getMessage());
     }
 
     /** Kills every step still running, with its process tree. */

@@ -2,6 +2,7 @@ package dev.railyard.cluster;
 
 import dev.railyard.model.ClusterSpec;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -71,6 +72,18 @@ final class RunningSteps {
             @Override public StepResult await(Duration timeout) { return result; }
             @Override public void close() { }
         };
+    }
+
+    /**
+     * A step whose local transport could not be started: a launch failure in {@code words}, except where the user's
+     * Ctrl-C killed the JDK's spawn helper as it started ({@link TerminalSignals#startCutBySignal}): interrupted.
+     */
+    static StepResult notStarted(ClusterSpec.Node node, List<String> args, IOException e, String words) {
+        if (TerminalSignals.startCutBySignal(e)) {
+            return new StepResult(node.name(), args, StepStatus.INTERRUPTED, -1, "", "", Duration.ZERO,
+                    "stopped: the run was interrupted as this step started");
+        }
+        return new StepResult(node.name(), args, StepStatus.LAUNCH_FAILED, -1, "", "", Duration.ZERO, words);
     }
 
     /** A preparation step that went as it should, with what it did in {@code detail}. */

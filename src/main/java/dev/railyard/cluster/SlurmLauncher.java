@@ -76,6 +76,7 @@ public final class SlurmLauncher implements Launcher {
                 "--job-name=" + jobName, "--immediate=" + SALLOC_WAIT.toSeconds());
         CommandRunner.Result r = slurm(argv, SALLOC_WAIT.plusSeconds(30));
         Matcher m = GRANTED.matcher(r.stderr() + r.stdout());
+        if (r.interruptedAtStart()) throw new Interrupted(); // Ctrl-C as salloc was being started: it never ran
         if (Thread.interrupted()) {
             // Ctrl-C: the runner killed salloc, whose request slurmctld may have had or granted already; the flag is
             // cleared so that scancel is not killed at once in its turn
@@ -157,7 +158,7 @@ public final class SlurmLauncher implements Launcher {
                 + Integer.toHexString(ThreadLocalRandom.current().nextInt()) + ".tar.gz";
         CommandRunner.Result r = slurm(List.of("sbcast", "--jobid=" + job, "--force",
                 bundle.tarball().toString(), target), timeout);
-        if (Thread.currentThread().isInterrupted()) throw new Interrupted(); // Ctrl-C: not a failed copy
+        if (Thread.currentThread().isInterrupted() || r.interruptedAtStart()) throw new Interrupted(); // Ctrl-C
         if (!r.ok()) {
             throw new IllegalStateException("sbcast of the bundle failed: "
                     + (r.notFound() ? r.startError() : r.stderr().strip()));
@@ -254,7 +255,7 @@ public final class SlurmLauncher implements Launcher {
     }
 
     private static StepResult launchFailed(ClusterSpec.Node node, List<String> args, IOException e) {
-        return new StepResult(node.name(), args, StepStatus.LAUNCH_FAILED, -1, "", "", Duration.ZERO,
+        return RunningSteps.notStarted(node, args, e,
                 "could not start srun: " + e.getMessage() + " (install the Slurm client, slurm-client)");
     }
 

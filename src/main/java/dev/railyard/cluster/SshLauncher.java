@@ -149,7 +149,7 @@ public final class SshLauncher implements Launcher {
     }
 
     private StepResult launchFailed(ClusterSpec.Node node, List<String> args, IOException e) {
-        return new StepResult(node.name(), args, StepStatus.LAUNCH_FAILED, -1, "", "", Duration.ZERO,
+        return RunningSteps.notStarted(node, args, e,
                 "could not start " + ssh + ": " + e.getMessage() + " (install openssh-client)");
     }
 

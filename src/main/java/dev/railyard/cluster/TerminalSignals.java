@@ -58,6 +58,16 @@ final class TerminalSignals {
         return exitCode == 128 + 1 || exitCode == 128 + 2 || exitCode == 128 + 3 || exitCode == 128 + 15;
     }
 
+    /**
+     * Whether a child failed to start because a terminal signal killed the JDK's spawn helper (jspawnhelper, in
+     * validate's process group until it execs the child): "Failed to exec spawn helper: pid: N, signal: 2". That is
+     * the same Ctrl-C arriving as the step starts, before any shield can be in place, so not a failed launch.
+     */
+    static boolean startCutBySignal(IOException e) {
+        String m = String.valueOf(e.getMessage());
+        return m.contains("spawn helper") && java.util.regex.Pattern.compile("signal: (1|2|3|15)\\b").matcher(m).find();
+    }
+
     private static String resolve(String program) throws IOException {
         if (program.contains("/")) {
             if (Files.isExecutable(Path.of(program)) && !Files.isDirectory(Path.of(program))) return program;

@@ -28,6 +28,11 @@ public interface CommandRunner {
         public boolean notFound() {
             return !startError.isEmpty();
         }
+
+        /** A signal (Ctrl-C to the process group) stopped the program as it was being started. */
+        public boolean interruptedAtStart() {
+            return startError.startsWith(ProcessCommandRunner.INTERRUPTED_AT_START);
+        }
     }
 
     /** The real thing, with java.lang.ProcessBuilder. */

@@ -22,6 +22,9 @@ import java.util.function.Consumer;
  */
 final class ProcessCommandRunner implements CommandRunner {
 
+    /** How {@link CommandRunner.Result#startError} begins when a signal stopped the program as it started. */
+    static final String INTERRUPTED_AT_START = "interrupted as it started";
+
     private final Optional<Consumer<String>> echo;
 
     ProcessCommandRunner(Optional<Consumer<String>> echo) {
@@ -66,6 +69,11 @@ final class ProcessCommandRunner implements CommandRunner {
      */
     static String startFailure(IOException e) {
         String m = String.valueOf(e.getMessage());
+        java.util.regex.Matcher cut = java.util.regex.Pattern.compile("spawn helper.*signal: (\\d+)").matcher(m);
+        if (cut.find() && !cut.group(1).equals("0")) {
+            // a signal killed the JDK's helper before it ran the program: Ctrl-C to the process group, usually
+            return INTERRUPTED_AT_START + " (signal " + cut.group(1) + ")";
+        }
         java.util.regex.Matcher errno = java.util.regex.Pattern.compile("error[=:] ?(\\d+)").matcher(m);
         if (errno.find()) {
             return switch (errno.group(1)) {

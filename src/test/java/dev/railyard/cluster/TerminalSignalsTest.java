@@ -1,5 +1,6 @@
 package dev.railyard.cluster;
 
+import dev.railyard.model.ClusterSpec;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -45,5 +46,23 @@ class TerminalSignalsTest {
     void onlyTheSignalsTheShieldIgnoresCount() {
         assertThat(List.of(129, 130, 131, 143)).allMatch(TerminalSignals::endedBeforeShielded);
         assertThat(List.of(0, 1, 2, 3, 4, 127, 137, 255)).noneMatch(TerminalSignals::endedBeforeShielded);
+    }
+
+    /**
+     * The JDK's spawn helper is in validate's process group until it execs the transport: a Ctrl-C then fails the
+     * start ("Failed to exec spawn helper: ... signal: 2"), which ValidateOverSlurmTest hit. That step is interrupted.
+     */
+    @Test
+    void aTransportWhoseStartACtrlCCutIsInterruptedNotALaunchFailure() {
+        ClusterSpec.Node n1 = new ClusterSpec.Node("n1", "localhost", java.util.Optional.empty(), java.util.Optional.empty());
+        StepResult cut = RunningSteps.notStarted(n1, List.of("check"), new java.io.IOException("Cannot run program \"/usr/bin/setsid\": Failed to exec spawn helper: pid: 12905, signal: 2, error: 0 (none) \nPossible reasons:\n  - Spawn helper ran into JDK version mismatch"), "could not start srun");
+        assertThat(cut.status()).isEqualTo(StepStatus.INTERRUPTED);
+        assertThat(cut.detail()).contains("interrupted");
+        StepResult missing = RunningSteps.notStarted(n1, List.of("check"),
+                new java.io.IOException("Cannot run program \"srun\": not found on PATH"), "could not start srun: not found");
+        assertThat(missing.status()).isEqualTo(StepStatus.LAUNCH_FAILED);
+        assertThat(missing.detail()).isEqualTo("could not start srun: not found");
+        assertThat(TerminalSignals.startCutBySignal(new java.io.IOException(
+                "Failed to exec spawn helper: pid: 1, signal: 9, error: 0"))).as("SIGKILL is not the terminal's").isFalse();
     }
 }

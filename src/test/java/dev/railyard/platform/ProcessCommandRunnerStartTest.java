@@ -26,4 +26,13 @@ class ProcessCommandRunnerStartTest {
         CommandRunner.Result r = CommandRunner.system().run(List.of(script.toString()), Duration.ofSeconds(5));
         assertThat(r.startError()).isEqualTo("permission denied (not executable)").doesNotContain("Cannot run program");
     }
+
+    /** Ctrl-C to the process group kills the JDK's spawn helper before the program runs (seen as validate started). */
+    @Test
+    void aSpawnHelperKilledByASignalIsAnInterruptNotAFailure() {
+        String words = ProcessCommandRunner.startFailure(new java.io.IOException("Cannot run program \"/usr/bin/setsid\": Failed to exec spawn helper: pid: 12905, signal: 2, error: 0 (none) \nPossible reasons:\n  - Spawn helper ran into JDK version mismatch"));
+        assertThat(words).isEqualTo("interrupted as it started (signal 2)");
+        assertThat(new CommandRunner.Result(List.of("salloc"), -1, "", "", false, words).interruptedAtStart()).isTrue();
+        assertThat(new CommandRunner.Result(List.of("salloc"), -1, "", "", false, "not found").interruptedAtStart()).isFalse();
+    }
 }

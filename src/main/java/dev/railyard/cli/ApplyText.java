@@ -39,6 +39,9 @@ final class ApplyText {
         if (r.mode() == ApplyReport.Mode.DRY_RUN) {
             s.append(r.changed()).append(" of ").append(total).append(" file(s) would change under ").append(r.root())
                     .append(r.changed() > 0 ? "; run with --apply to write them" : "").append('\n');
+        } else if (r.changed() == 0) {
+            s.append("nothing to change: all ").append(total).append(" file(s) under ").append(r.root())
+                    .append(" are already as rendered; no backup made, nothing run\n");
         } else {
             s.append(r.changed()).append(" of ").append(total).append(" file(s) changed under ").append(r.root())
                     .append(r.backup().map(b -> "; backup " + b + undoHint.map(u -> " (undo: " + u + ")").orElse("")).orElse(""))

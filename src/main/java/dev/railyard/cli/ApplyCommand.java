@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 
 @Command(name = "apply",
         mixinStandardHelpOptions = true,
@@ -169,12 +170,17 @@ public final class ApplyCommand implements Callable<Integer> {
             return ExitCodes.OK;
         }
         AtomicBoolean stop = new AtomicBoolean();
+        // a signal that came while rendering, before this stop action was there, counts too (requested())
+        BooleanSupplier stopped = () -> stop.get() || Interrupts.requested();
         try (Interrupts.Registration onStop = Interrupts.onStop(() -> stop.set(true), Duration.ofSeconds(10))) {
-            Installer.Outcome done = new Installer(target, clock, stop::get).apply(r.changes());
+            Installer.Outcome done = new Installer(target, clock, stopped).apply(r.changes());
             long todo = r.changes().stream().filter(c -> c.kind() != Change.Kind.UNCHANGED).count();
             if (done.stopped()) {
-                print(out, ApplyReport.of(Optional.of(r.name()), dir.toString(), ApplyReport.Mode.APPLY, done.applied(),
-                        done.backup(), List.of()), undoCommand);
+                ApplyReport partial = ApplyReport.of(Optional.of(r.name()), dir.toString(), ApplyReport.Mode.APPLY, done.applied(),
+                        done.backup(), List.of());
+                if (format == FormatOption.TextOrJson.JSON) out.println(Json.write(partial));
+                else out.print(ApplyText.node(partial, Optional.of(undoCommand), todo));
+                out.flush();
                 if (done.applied().isEmpty()) {
                     err.println("railyard: interrupted before any file was put in place: nothing was changed under " + dir);
                 } else {
@@ -186,7 +192,7 @@ public final class ApplyCommand implements Callable<Integer> {
                 err.flush();
                 return ExitCodes.FAIL_FINDING;
             }
-            List<ApplyReport.FollowUp> followUps = followUps(dir, r.changes(), stop::get);
+            List<ApplyReport.FollowUp> followUps = followUps(dir, r.changes(), stopped);
             print(out, ApplyReport.of(Optional.of(r.name()), dir.toString(), ApplyReport.Mode.APPLY, r.changes(), done.backup(), followUps),
                     undoCommand);
             List<ApplyReport.FollowUp> failed = followUps.stream().filter(f -> f.outcome() == ApplyReport.Outcome.FAILED).toList();
@@ -200,7 +206,7 @@ public final class ApplyCommand implements Callable<Integer> {
                 err.flush();
                 return ExitCodes.PREREQUISITE;
             }
-            if (stop.get()) {
+            if (stopped.getAsBoolean()) {
                 err.println("railyard: interrupted after every file was put in place; the follow-up commands not listed above were not run");
                 err.flush();
                 return ExitCodes.FAIL_FINDING;

@@ -144,6 +144,8 @@ class ApplyInterruptTest {
         assertThat(applied).contains("/etc/hosts").hasSizeLessThan(rendered.size());
         assertThat(anyTemporary(root)).as("a .railyard-tmp left").isFalse();
         for (String f : applied) assertThat(out).contains("+++ " + f + "\n");
+        assertThat(out).contains("stopped: " + applied.size() + " of " + rendered.size() + " file(s) to change were put in place under "
+                + root + " before the stop; backup ");
         assertThat(err).contains("railyard: interrupted: " + applied.size() + " of " + rendered.size() + " file(s) were put in place")
                 .contains("railyard apply --undo --root " + root).doesNotContain("Exception");
 

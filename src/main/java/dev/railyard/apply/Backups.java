@@ -23,6 +23,10 @@ public final class Backups {
     static final String DIR = "var/backups/railyard";
     static final String MANIFEST = "MANIFEST";
     static final String UNDONE = ".undone";
+    /** What apply wrote, as {@code sha256sum} prints it: undo checks each file against it before touching it. */
+    static final String WRITTEN = "WRITTEN";
+    /** Where {@code --undo --force} keeps the hand edits it replaces. */
+    static final String HAND_EDITED = "hand-edited";
 
     private final TargetRoot root;
 
@@ -62,17 +66,129 @@ public final class Backups {
         }
     }
 
-    /** Undoes the newest apply: replaced files come back with their modes, created files go. */
-    public Backup undoLatest() {
-        Backup b = latest().orElseThrow(() -> new RailyardException.Usage("no apply to undo under " + root.resolve(DIR),
-                "railyard apply --apply makes one"));
-        restore(b, b.entries().stream().map(Entry::path).toList());
+    /**
+     * Undoes the newest apply: replaced files come back with their modes, created files go, and so do the
+     * directories apply created for them when they are empty. A file changed since the apply (its SHA-256 is not the
+     * one in WRITTEN) stops the undo before anything is touched, unless {@code force}: then the hand edit is kept
+     * under the backup's hand-edited/ and the file restored. A file already as it was before the apply is left as is.
+     * {@code undoCommand} is how the user runs undo here, for the hint.
+     */
+    public Backup undoLatest(boolean force, String undoCommand) {
+        Optional<Backup> newest = latest();
+        if (newest.isEmpty()) {
+            Optional<String> undone = newestUndone();
+            throw new RailyardException.Usage("nothing to undo under " + root.dir() + ": "
+                    + undone.map(u -> "the newest apply (" + u + ") was undone already, and no apply is left before it")
+                            .orElse("no apply has made a backup in " + root.resolve(DIR)),
+                    "nothing needs doing; railyard apply --apply makes a backup the next time it changes a file");
+        }
+        Backup b = newest.get();
+        java.util.Map<String, String> written = readWritten(b.dir());
+        List<Entry> todo = new ArrayList<>();
+        List<String> edited = new ArrayList<>();
+        for (Entry e : b.entries()) {
+            Path target = root.resolve(e.path());
+            Optional<String> now = readIfFile(target);
+            if (e.replaced()) {
+                String before = read(b.dir().resolve(e.path()));
+                if (now.isPresent() && now.get().equals(before)) continue; // already as it was
+                if (now.isPresent() && written.containsKey(e.path()) && !sha256(now.get()).equals(written.get(e.path()))) {
+                    edited.add(e.path());
+                }
+            } else {
+                if (now.isEmpty()) continue; // already gone
+                if (written.containsKey(e.path()) && !sha256(now.get()).equals(written.get(e.path()))) edited.add(e.path());
+            }
+            todo.add(e);
+        }
+        if (!edited.isEmpty() && !force) {
+            String files = String.join(", ", edited.stream().map(p -> "/" + p).toList());
+            String first = edited.getFirst();
+            throw new RailyardException.Usage("not undoing " + b.name() + ": " + files + (edited.size() == 1 ? " was" : " were")
+                    + " changed since that apply, and undo would overwrite the change; nothing was restored",
+                    "see the change: diff " + b.dir().resolve(first) + " " + root.resolve(first) + " (the file before the apply: "
+                            + (b.entries().stream().anyMatch(e -> e.path().equals(first) && e.replaced()) ? "left" : "none, apply created it")
+                            + "); to keep the edit, leave things as they are; to restore anyway (the edit kept under "
+                            + b.dir().resolve(HAND_EDITED) + "): " + undoCommand + " --force");
+        }
+        for (String p : edited) {
+            try {
+                Path keep = b.dir().resolve(HAND_EDITED).resolve(p);
+                Files.createDirectories(keep.getParent());
+                Files.copy(root.resolve(p), keep, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                        java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+            } catch (IOException ex) {
+                throw new RailyardException.Usage("could not keep the hand edit of /" + p + " in " + b.dir().resolve(HAND_EDITED)
+                        + ": " + ex.getMessage() + "; nothing was restored", "copy it away by hand, then undo again");
+            }
+        }
+        restore(b, todo.stream().map(Entry::path).toList());
+        for (String d : readDirs(b.dir()).reversed()) Installer.deleteQuietly(root.resolve(d)); // only empty ones go
         try {
             Files.move(b.dir(), b.dir().resolveSibling(b.name() + UNDONE));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return b;
+        return new Backup(b.dir(), todo);
+    }
+
+    private Optional<String> newestUndone() {
+        Path base = root.resolve(DIR);
+        if (!Files.isDirectory(base)) return Optional.empty();
+        try (Stream<Path> dirs = Files.list(base)) {
+            return dirs.map(d -> d.getFileName().toString()).filter(n -> n.endsWith(UNDONE))
+                    .max(Comparator.naturalOrder()).map(n -> n.substring(0, n.length() - UNDONE.length()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Optional<String> readIfFile(Path p) {
+        if (!Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return Optional.empty();
+        return Optional.of(read(p));
+    }
+
+    private static String read(Path p) {
+        try {
+            return new String(Files.readAllBytes(p), StandardCharsets.UTF_8); // not UTF-8: never equal to what apply wrote
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static String sha256(String text) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** WRITTEN's hashes by path; empty for a backup made before there was one (then undo checks nothing). */
+    static java.util.Map<String, String> readWritten(Path dir) {
+        java.util.Map<String, String> m = new java.util.HashMap<>();
+        Path f = dir.resolve(WRITTEN);
+        if (!Files.isRegularFile(f)) return m;
+        try {
+            for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+                int sep = line.indexOf("  ");
+                if (sep > 0) m.put(line.substring(sep + 2), line.substring(0, sep));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return m;
+    }
+
+    /** The directories apply created, outermost first. */
+    static List<String> readDirs(Path dir) {
+        try {
+            return Files.readAllLines(dir.resolve(MANIFEST), StandardCharsets.UTF_8).stream()
+                    .filter(l -> l.startsWith("mkdir ")).map(l -> l.substring("mkdir ".length())).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Restores the given paths of a backup, each atomically. */

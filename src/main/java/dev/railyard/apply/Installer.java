@@ -20,6 +20,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 
 /**
  * Puts changed files in place so that no file is ever half-written: every new file and every backup is written
@@ -31,47 +32,72 @@ public final class Installer {
     static final String TMP_SUFFIX = ".railyard-tmp";
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
+    /** A JVM property (milliseconds) that pauses before each file is staged and before each is renamed: tests use
+     *  it to send Ctrl-C at a chosen moment of a real apply. */
+    static final String PAUSE_PROPERTY = "railyard.apply.pauseMillis";
+
     private final TargetRoot root;
     private final Clock clock;
+    private final BooleanSupplier stop;
 
     public Installer(TargetRoot root, Clock clock) {
-        this.root = root;
-        this.clock = clock;
+        this(root, clock, () -> false);
     }
 
-    /** A staged file: its temporary beside the target and the target. */
-    private record Staged(Path tmp, Path target) {}
+    /** {@code stop} is asked before each file is staged and before each is renamed (Ctrl-C, SIGTERM). */
+    public Installer(TargetRoot root, Clock clock, BooleanSupplier stop) {
+        this.root = root;
+        this.clock = clock;
+        this.stop = stop;
+    }
 
-    /** Applies the changes that are not UNCHANGED; returns the backup made, or nothing when nothing changed. */
-    public Optional<Backups.Backup> apply(List<Change> changes) {
+    /** A staged file: its change, its temporary beside the target and the target. */
+    private record Staged(Change change, Path tmp, Path target) {}
+
+    /**
+     * What an apply did: the backup (of the files actually put in place; none when none was), those files, and
+     * whether a stop request ended it before every file was in place.
+     */
+    public record Outcome(Optional<Backups.Backup> backup, List<Change> applied, boolean stopped) {
+        public Outcome {
+            applied = List.copyOf(applied);
+        }
+    }
+
+    /**
+     * Applies the changes that are not UNCHANGED. A stop request while staging removes what was staged (nothing
+     * changes); one while renaming lets the file being renamed finish (a rename is atomic) and renames no other:
+     * the backup then lists exactly the files that were put in place, so undo puts back exactly those.
+     */
+    public Outcome apply(List<Change> changes) {
         List<Change> todo = changes.stream().filter(c -> c.kind() != Change.Kind.UNCHANGED).toList();
-        if (todo.isEmpty()) return Optional.empty();
+        removeStaleTemporaries(changes);
+        if (todo.isEmpty()) return new Outcome(Optional.empty(), List.of(), false);
         refuseReadOnly(todo);
         Path backupDir = Backups.newDir(root, STAMP.format(clock.now()));
         List<Staged> staged = new ArrayList<>();
-        List<String> manifest = new ArrayList<>();
         List<Path> createdDirs = new ArrayList<>();
+        List<Path> targetDirs = new ArrayList<>();
         try {
             createParents(backupDir, createdDirs);
             for (Change c : todo) {
+                pause();
+                if (stop.getAsBoolean()) {
+                    unstage(staged, backupDir, createdDirs, targetDirs);
+                    return new Outcome(Optional.empty(), List.of(), true);
+                }
                 Path target = root.resolve(c.file().path());
-                createParents(target.getParent(), createdDirs);
+                createParents(target.getParent(), targetDirs);
                 if (c.current().isPresent()) {
-                    Path copy = backupDir.resolve(c.file().path());
-                    writeSynced(copy, c.current().get(), c.currentMode().orElse(0644));
-                    manifest.add("replaced " + String.format("%04o", c.currentMode().orElse(0644)) + " " + c.file().path());
-                } else {
-                    manifest.add("created " + c.file().path());
+                    writeSynced(backupDir.resolve(c.file().path()), c.current().get(), c.currentMode().orElse(0644));
                 }
                 Path tmp = target.resolveSibling("." + target.getFileName() + TMP_SUFFIX);
-                staged.add(new Staged(tmp, target));
+                staged.add(new Staged(c, tmp, target));
                 writeSynced(tmp, c.file().content(), c.file().mode());
             }
-            writeSynced(backupDir.resolve(Backups.MANIFEST), String.join("\n", manifest) + "\n", 0600);
+            writeManifest(backupDir, todo, targetDirs);
         } catch (IOException | UncheckedIOException e) {
-            for (Staged s : staged) deleteQuietly(s.tmp());
-            Backups.deleteQuietly(backupDir);
-            for (Path d : createdDirs.reversed()) deleteQuietly(d);
+            unstage(staged, backupDir, createdDirs, targetDirs);
             String why = e.getMessage() == null ? e.toString() : e.getMessage();
             if (why.contains("No space left")) {
                 throw new RailyardException.MissingPrerequisite("no space left under " + root.dir() + " (" + why
@@ -83,6 +109,8 @@ public final class Installer {
         List<Staged> moved = new ArrayList<>();
         try {
             for (Staged s : staged) {
+                pause();
+                if (stop.getAsBoolean()) break;
                 moveAtomically(s.tmp(), s.target());
                 moved.add(s);
             }
@@ -90,11 +118,79 @@ public final class Installer {
             // a rename failing after others succeeded: put back what was moved, so the root stays consistent
             for (Staged s : staged) deleteQuietly(s.tmp());
             Backups.Backup partial = new Backups.Backup(backupDir, Backups.readManifest(backupDir));
-            new Backups(root).restore(partial, moved.stream().map(s -> root.dir().relativize(s.target()).toString()).toList());
+            new Backups(root).restore(partial, moved.stream().map(s -> s.change().file().path()).toList());
             throw new RailyardException.Usage("could not put " + e.getMessage() + " in place; the files already moved "
                     + "were restored from " + backupDir, "fix the cause and run railyard apply --apply again");
         }
-        return Optional.of(new Backups.Backup(backupDir, Backups.readManifest(backupDir)));
+        if (moved.size() == staged.size()) {
+            return new Outcome(Optional.of(new Backups.Backup(backupDir, Backups.readManifest(backupDir))), todo, false);
+        }
+        // stopped between two renames: the rest is not put in place, and the backup is cut down to what was
+        if (moved.isEmpty()) {
+            unstage(staged, backupDir, createdDirs, targetDirs);
+            return new Outcome(Optional.empty(), List.of(), true);
+        }
+        List<Change> applied = moved.stream().map(Staged::change).toList();
+        for (Staged s : staged.subList(moved.size(), staged.size())) {
+            deleteQuietly(s.tmp());
+            deleteQuietly(backupDir.resolve(s.change().file().path()));
+        }
+        for (Path d : targetDirs.reversed()) deleteQuietly(d); // only the empty ones go
+        try {
+            writeManifest(backupDir, applied, targetDirs.stream().filter(Files::isDirectory).toList());
+        } catch (IOException e) {
+            throw new RailyardException.Usage("stopped after " + applied.size() + " file(s), but could not write the "
+                    + "backup's manifest in " + backupDir + ": " + e.getMessage(), "copy the files back by hand from " + backupDir);
+        }
+        return new Outcome(Optional.of(new Backups.Backup(backupDir, Backups.readManifest(backupDir))), applied, true);
+    }
+
+    /**
+     * The MANIFEST (each file replaced, with its mode, or created, and each directory created) and WRITTEN (the
+     * SHA-256 of what apply wrote, as {@code sha256sum} prints it: undo refuses to overwrite a file changed since),
+     * each written whole beside the backup and renamed into place.
+     */
+    private void writeManifest(Path backupDir, List<Change> changes, List<Path> dirs) throws IOException {
+        List<String> manifest = new ArrayList<>();
+        List<String> written = new ArrayList<>();
+        for (Change c : changes) {
+            manifest.add(c.current().isPresent()
+                    ? "replaced " + String.format("%04o", c.currentMode().orElse(0644)) + " " + c.file().path()
+                    : "created " + c.file().path());
+            written.add(Backups.sha256(c.file().content()) + "  " + c.file().path());
+        }
+        for (Path d : dirs) manifest.add("mkdir " + root.dir().relativize(d));
+        writeSynced(backupDir.resolve(Backups.WRITTEN + TMP_SUFFIX), String.join("\n", written) + "\n", 0600);
+        moveAtomically(backupDir.resolve(Backups.WRITTEN + TMP_SUFFIX), backupDir.resolve(Backups.WRITTEN));
+        writeSynced(backupDir.resolve(Backups.MANIFEST + TMP_SUFFIX), String.join("\n", manifest) + "\n", 0600);
+        moveAtomically(backupDir.resolve(Backups.MANIFEST + TMP_SUFFIX), backupDir.resolve(Backups.MANIFEST));
+    }
+
+    /** Removes what staging made: the temporaries, the backup and the directories created for either. */
+    private static void unstage(List<Staged> staged, Path backupDir, List<Path> createdDirs, List<Path> targetDirs) {
+        for (Staged s : staged) deleteQuietly(s.tmp());
+        Backups.deleteQuietly(backupDir);
+        for (Path d : targetDirs.reversed()) deleteQuietly(d);
+        for (Path d : createdDirs.reversed()) deleteQuietly(d);
+    }
+
+    /** A temporary left by an apply that was killed outright (SIGKILL, a power cut) is removed by the next one. */
+    private void removeStaleTemporaries(List<Change> changes) {
+        for (Change c : changes) {
+            Path target = root.resolve(c.file().path());
+            Path tmp = target.resolveSibling("." + target.getFileName() + TMP_SUFFIX);
+            if (Files.exists(tmp, java.nio.file.LinkOption.NOFOLLOW_LINKS)) deleteQuietly(tmp);
+        }
+    }
+
+    private static void pause() {
+        long ms = Long.getLong(PAUSE_PROPERTY, 0L);
+        if (ms <= 0) return;
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**

@@ -34,6 +34,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 
 @Command(name = "apply",
         mixinStandardHelpOptions = true,
@@ -45,7 +47,9 @@ import java.util.concurrent.Callable;
                         + "compares them with the files under --root. --dry-run (the default) prints the unified diff. "
                         + "--apply writes every changed file atomically after a timestamped backup under "
                         + "var/backups/railyard/; a full disk or an unwritable file leaves everything as it was, and a "
-                        + "file without its owner's write bit is never replaced. --undo restores the newest backup.",
+                        + "file without its owner's write bit is never replaced. --undo restores the newest backup, "
+                        + "refusing (without --force) to overwrite a file changed by hand since. Ctrl-C stops between "
+                        + "two files, never inside one, and lists the files already written.",
                 "",
                 "Afterwards it runs systemctl daemon-reload and sysctl --system when their files changed (on / only). "
                         + "Networking (netplan apply, nmcli) is restarted only with --restart-network, since it can cut "
@@ -55,7 +59,9 @@ import java.util.concurrent.Callable;
                         + "(ssh by default; Railyard gets there as a bundle, or --railyard-path) and this prints each "
                         + "node's diff, writes or undo under its name and a summary naming every node that was not "
                         + "done. '{node}' in --root becomes each node's name (a scratch root per node)."},
-        footer = {"", "Exit codes: 0 done (or nothing to do), 2 usage, spec or read-only file, 3 no space left;",
+        footer = {"", "Exit codes: 0 done (or nothing to do), 1 interrupted (stopped between two files; the ones written",
+                "are listed), 2 usage, spec, read-only file, nothing to undo or an undo refused over a hand edit,",
+                "3 no space left or a follow-up command (sysctl --system, systemctl daemon-reload) failed;",
                 "across nodes the highest of the nodes' codes, a node unreachable or timed out counting as 3.",
                 "", "Examples:",
                 "  railyard apply --spec cluster.yaml --node gpuserver1",
@@ -90,6 +96,10 @@ public final class ApplyCommand implements Callable<Integer> {
         @Option(names = "--undo", description = "Restore the files of the newest apply.")
         boolean undo;
     }
+
+    @Option(names = "--force", description = "With --undo: restore even files changed by hand since the apply "
+            + "(each hand edit is kept in the backup's hand-edited/ directory).")
+    boolean force;
 
     @ArgGroup(exclusive = true)
     Mode mode = new Mode();
@@ -144,16 +154,76 @@ public final class ApplyCommand implements Callable<Integer> {
         Path dir = Path.of(root == null ? "/" : root);
         if (!Files.isDirectory(dir)) throw new RailyardException.Usage("--root " + dir + " is not a directory", "");
         TargetRoot target = new TargetRoot(dir);
-        ApplyReport report = mode.undo ? ApplyReport.undone(Optional.ofNullable(node), dir.toString(), new Backups(target).undoLatest())
-                : diffOrApply(dir, target);
+        String undoCommand = "railyard apply --undo" + (live.test(dir) ? "" : " --root " + dir);
+        if (force && !mode.undo) throw new RailyardException.Usage("--force goes with --undo only", "railyard apply --undo --force");
         PrintWriter out = spec.commandLine().getOut();
-        if (format == FormatOption.TextOrJson.JSON) out.println(Json.write(report));
-        else out.print(ApplyText.node(report, Optional.of("railyard apply --undo" + (isLive(dir) ? "" : " --root " + dir))));
-        out.flush();
-        return ExitCodes.OK;
+        PrintWriter err = spec.commandLine().getErr();
+        if (mode.undo) {
+            print(out, ApplyReport.undone(Optional.ofNullable(node), dir.toString(), new Backups(target).undoLatest(force, undoCommand)),
+                    undoCommand);
+            return ExitCodes.OK;
+        }
+        Rendered r = rendered(dir, target);
+        if (!mode.apply) {
+            print(out, ApplyReport.of(Optional.of(r.name()), dir.toString(), ApplyReport.Mode.DRY_RUN, r.changes(), Optional.empty(), List.of()),
+                    undoCommand);
+            return ExitCodes.OK;
+        }
+        AtomicBoolean stop = new AtomicBoolean();
+        // a signal that came while rendering, before this stop action was there, counts too (requested())
+        BooleanSupplier stopped = () -> stop.get() || Interrupts.requested();
+        try (Interrupts.Registration onStop = Interrupts.onStop(() -> stop.set(true), Duration.ofSeconds(10))) {
+            Installer.Outcome done = new Installer(target, clock, stopped).apply(r.changes());
+            long todo = r.changes().stream().filter(c -> c.kind() != Change.Kind.UNCHANGED).count();
+            if (done.stopped()) {
+                ApplyReport partial = ApplyReport.of(Optional.of(r.name()), dir.toString(), ApplyReport.Mode.APPLY, done.applied(),
+                        done.backup(), List.of());
+                if (format == FormatOption.TextOrJson.JSON) out.println(Json.write(partial));
+                else out.print(ApplyText.node(partial, Optional.of(undoCommand), todo));
+                out.flush();
+                if (done.applied().isEmpty()) {
+                    err.println("railyard: interrupted before any file was put in place: nothing was changed under " + dir);
+                } else {
+                    err.println("railyard: interrupted: " + done.applied().size() + " of " + todo + " file(s) were put in place "
+                            + "(listed above, each whole), the other " + (todo - done.applied().size())
+                            + " were not touched, and no follow-up command was run");
+                    err.println("  hint: put back the files of this run: " + undoCommand + "; or finish it: the same railyard apply --apply again");
+                }
+                err.flush();
+                return ExitCodes.FAIL_FINDING;
+            }
+            List<ApplyReport.FollowUp> followUps = followUps(dir, r.changes(), stopped);
+            print(out, ApplyReport.of(Optional.of(r.name()), dir.toString(), ApplyReport.Mode.APPLY, r.changes(), done.backup(), followUps),
+                    undoCommand);
+            List<ApplyReport.FollowUp> failed = followUps.stream().filter(f -> f.outcome() == ApplyReport.Outcome.FAILED).toList();
+            if (!failed.isEmpty()) {
+                for (ApplyReport.FollowUp f : failed) {
+                    err.println("railyard: the files were written, but '" + String.join(" ", f.argv()) + "' failed (" + f.detail()
+                            + "): what it applies has not taken effect");
+                }
+                err.println("  hint: fix the cause it names, then run: " + failed.stream().map(f -> String.join(" ", f.argv()))
+                        .collect(java.util.stream.Collectors.joining(" && ")) + "; or put the old files back: " + undoCommand);
+                err.flush();
+                return ExitCodes.PREREQUISITE;
+            }
+            if (stopped.getAsBoolean()) {
+                err.println("railyard: interrupted after every file was put in place; the follow-up commands not listed above were not run");
+                err.flush();
+                return ExitCodes.FAIL_FINDING;
+            }
+            return ExitCodes.OK;
+        }
     }
 
-    private ApplyReport diffOrApply(Path dir, TargetRoot target) {
+    private void print(PrintWriter out, ApplyReport report, String undoCommand) {
+        if (format == FormatOption.TextOrJson.JSON) out.println(Json.write(report));
+        else out.print(ApplyText.node(report, Optional.of(undoCommand)));
+        out.flush();
+    }
+
+    private record Rendered(String name, List<Change> changes) {}
+
+    private Rendered rendered(Path dir, TargetRoot target) {
         ClusterSpec cluster = cluster();
         HostRoot host = isLive(dir) ? HostRoot.live() : HostRoot.at(dir);
         String name = SpecFiles.nodeName(cluster, node != null ? node : host.read("proc/sys/kernel/hostname").optional()
@@ -163,10 +233,7 @@ public final class ApplyCommand implements Callable<Integer> {
         Optional<List<RdmaDevice>> rdma = host.isDirectory("sys/class/infiniband")
                 ? Optional.of(new InfinibandCollector().collect(host)) : Optional.empty();
         List<RenderedFile> files = NodeRenderer.all().render(cluster, name, rdma, RenderInput.DEFAULT_AGENT_PORT);
-        List<Change> changes = target.changes(files);
-        if (!mode.apply) return ApplyReport.of(Optional.of(name), dir.toString(), ApplyReport.Mode.DRY_RUN, changes, Optional.empty(), List.of());
-        Optional<Backups.Backup> backup = new Installer(target, clock).apply(changes);
-        return ApplyReport.of(Optional.of(name), dir.toString(), ApplyReport.Mode.APPLY, changes, backup, followUps(dir, changes));
+        return new Rendered(name, target.changes(files));
     }
 
     /** The spec from --spec, or inline from --spec-base64 (what apply across nodes hands each node). */
@@ -176,22 +243,35 @@ public final class ApplyCommand implements Callable<Integer> {
         return SpecFiles.load(specFile);
     }
 
-    private List<ApplyReport.FollowUp> followUps(Path dir, List<Change> changes) {
+    private List<ApplyReport.FollowUp> followUps(Path dir, List<Change> changes, java.util.function.BooleanSupplier stop) {
         List<ApplyReport.FollowUp> done = new ArrayList<>();
         for (FollowUps.Step s : FollowUps.of(changes)) {
-            if (!isLive(dir)) {
+            if (!live.test(dir)) {
                 done.add(new ApplyReport.FollowUp(s.argv(), s.why(), s.network(), ApplyReport.Outcome.NEXT_STEP, ""));
             } else if (s.network() && !restartNetwork) {
                 done.add(new ApplyReport.FollowUp(s.argv(), s.why(), true, ApplyReport.Outcome.NOT_RESTARTED, ""));
+            } else if (stop.getAsBoolean()) {
+                break; // interrupted: the caller says which ones did not run
             } else {
                 CommandRunner.Result r = runner.run(s.argv(), Duration.ofSeconds(120));
                 done.add(new ApplyReport.FollowUp(s.argv(), s.why(), s.network(),
-                        r.ok() ? ApplyReport.Outcome.RAN : ApplyReport.Outcome.FAILED,
-                        r.ok() ? "" : r.notFound() ? r.startError() : "exit " + r.exitCode()));
+                        r.ok() ? ApplyReport.Outcome.RAN : ApplyReport.Outcome.FAILED, r.ok() ? "" : failure(r)));
             }
         }
         return done;
     }
+
+    /** Why a follow-up failed, with the end of what it printed (sysctl names the key it could not set). */
+    private static String failure(CommandRunner.Result r) {
+        if (r.notFound()) return r.startError();
+        String why = r.timedOut() ? "timed out after 120 s" : "exit " + r.exitCode();
+        List<String> lines = (r.stderr() + "\n" + r.stdout()).lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+        List<String> tail = lines.subList(Math.max(0, lines.size() - 10), lines.size());
+        return tail.isEmpty() ? why : why + ": " + String.join(" | ", tail);
+    }
+
+    /** Whether apply works on this machine's own /, where it runs the follow-ups; a seam for tests. */
+    java.util.function.Predicate<Path> live = ApplyCommand::isLive;
 
     private static boolean isLive(Path dir) {
         return dir.toAbsolutePath().normalize().equals(Path.of("/"));

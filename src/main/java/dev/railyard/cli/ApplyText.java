@@ -18,6 +18,11 @@ final class ApplyText {
 
     /** {@code undoHint} is the command that undoes this apply, where the node's own one is the right one to show. */
     static String node(ApplyReport r, Optional<String> undoHint) {
+        return node(r, undoHint, -1);
+    }
+
+    /** {@code stoppedOf}: an apply stopped by a signal after {@code r}'s files, out of this many to write (-1: not stopped). */
+    static String node(ApplyReport r, Optional<String> undoHint, long stoppedOf) {
         StringBuilder s = new StringBuilder();
         if (r.mode() == ApplyReport.Mode.UNDO) {
             long restored = r.count(FileChange.RESTORED);
@@ -39,6 +44,14 @@ final class ApplyText {
         if (r.mode() == ApplyReport.Mode.DRY_RUN) {
             s.append(r.changed()).append(" of ").append(total).append(" file(s) would change under ").append(r.root())
                     .append(r.changed() > 0 ? "; run with --apply to write them" : "").append('\n');
+        } else if (r.changed() == 0) {
+            s.append("nothing to change: all ").append(total).append(" file(s) under ").append(r.root())
+                    .append(" are already as rendered; no backup made, nothing run\n");
+        } else if (stoppedOf >= 0) {
+            s.append("stopped: ").append(r.changed()).append(" of ").append(stoppedOf).append(" file(s) to change were put in place under ")
+                    .append(r.root()).append(" before the stop")
+                    .append(r.backup().map(b -> "; backup " + b + undoHint.map(u -> " (undo: " + u + ")").orElse("")).orElse(""))
+                    .append('\n');
         } else {
             s.append(r.changed()).append(" of ").append(total).append(" file(s) changed under ").append(r.root())
                     .append(r.backup().map(b -> "; backup " + b + undoHint.map(u -> " (undo: " + u + ")").orElse("")).orElse(""))

@@ -49,8 +49,8 @@ public final class ExitCodes {
     }
 
     /**
-     * apply on many nodes: the highest of the nodes' codes. A node's own apply exits 0, 2 (a read-only file, no
-     * backup to undo) or 3 (no space left); a node that could not be reached, timed out or could not start Railyard
+     * apply on many nodes: the highest of the nodes' codes. A node's own apply exits 0, 1 (interrupted), 2 (a
+     * read-only file, nothing to undo, an undo refused over a hand edit) or 3 (no space left, a follow-up failed); a node that could not be reached, timed out or could not start Railyard
      * counts as 3 (the other side not answering), one interrupted as 1, and one whose report was unreadable as 4.
      */
     public static int ofApply(List<ClusterApply.NodeResult> nodes) {

@@ -79,8 +79,10 @@ public final class ClusterApply {
             StepResult ran = launcher.run(node, args, stepTimeout);
             if (ran.status() != StepStatus.EXITED) return notRun(node, ran, "apply");
             if (ran.exitCode() != 0) {
+                // its report when it printed one (files written before a follow-up failed or a Ctrl-C): shown, and
+                // counted for the undo command
                 return new NodeResult(node.name(), NodeStatus.FAILED, ran.exitCode(), "apply exited " + ran.exitCode()
-                        + said(ran).map(s -> ": " + s).orElse(""), Optional.empty());
+                        + said(ran).map(s -> ": " + s).orElse(""), read(node, ran).result());
             }
             return read(node, ran);
         } finally {

@@ -86,6 +86,74 @@ class ApplyOnScratchRootTest {
         assertThat(run("apply", "--undo", "--root", root.toString()).code()).isEqualTo(2);
     }
 
+    private static java.util.Set<String> dirs(Path root) throws IOException {
+        try (Stream<Path> all = Files.walk(root)) {
+            return all.filter(Files::isDirectory).map(p -> root.relativize(p).toString()).filter(p -> !p.startsWith("var"))
+                    .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+        }
+    }
+
+    @Test
+    void applyingTwiceChangesNothingTheSecondTimeAndUndoStillGivesBackTheOriginal(@TempDir Path root) throws IOException {
+        withOldHosts(root);
+        Map<String, String> before = TreeSnapshot.of(root);
+        java.util.Set<String> dirsBefore = dirs(root);
+        assertThat(apply(root, "--apply").code()).isZero();
+        Map<String, String> applied = TreeSnapshot.of(root);
+        CliRun second = apply(root, "--apply");
+        assertThat(second.code()).as(second.err()).isZero();
+        assertThat(second.out()).contains("nothing to change: all 14 file(s) under " + root + " are already as rendered");
+        assertThat(TreeSnapshot.of(root)).as("the second apply writes nothing, not even a backup").isEqualTo(applied);
+
+        CliRun undo = run("apply", "--undo", "--root", root.toString());
+        assertThat(undo.code()).as(undo.err()).isZero();
+        Map<String, String> after = TreeSnapshot.of(root);
+        after.keySet().removeIf(p -> p.startsWith(Backups.DIR));
+        assertThat(after).isEqualTo(before);
+        assertThat(dirs(root)).as("the directories apply made are gone").isEqualTo(dirsBefore);
+
+        CliRun nothing = run("apply", "--undo", "--root", root.toString());
+        assertThat(nothing.code()).isEqualTo(2);
+        assertThat(nothing.err()).contains("nothing to undo under " + root + ": the newest apply (")
+                .contains(") was undone already");
+    }
+
+    @Test
+    void undoWithNoBackupSaysThereIsNothingToUndo(@TempDir Path root) throws IOException {
+        withOldHosts(root);
+        CliRun nothing = run("apply", "--undo", "--root", root.toString());
+        assertThat(nothing.code()).isEqualTo(2);
+        assertThat(nothing.err()).contains("nothing to undo under " + root + ": no apply has made a backup");
+    }
+
+    @Test
+    void undoDoesNotOverwriteAFileChangedByHandUnlessForcedAndKeepsTheEdit(@TempDir Path root) throws IOException {
+        withOldHosts(root);
+        Map<String, String> before = TreeSnapshot.of(root);
+        assertThat(apply(root, "--apply").code()).isZero();
+        Path hosts = root.resolve("etc/hosts");
+        String edited = Files.readString(hosts) + "10.9.9.9 added-by-hand\n";
+        Files.writeString(hosts, edited);
+        Files.writeString(root.resolve("etc/nccl.conf"), "NCCL_DEBUG=INFO\n", java.nio.file.StandardOpenOption.APPEND);
+        Map<String, String> editedTree = TreeSnapshot.of(root);
+
+        CliRun refused = run("apply", "--undo", "--root", root.toString());
+        assertThat(refused.code()).isEqualTo(2);
+        assertThat(refused.err()).contains("/etc/hosts, /etc/nccl.conf were changed since that apply")
+                .contains("nothing was restored").contains("diff ").contains("apply --undo --root " + root + " --force");
+        assertThat(TreeSnapshot.of(root)).as("nothing touched").isEqualTo(editedTree);
+
+        CliRun forced = run("apply", "--undo", "--root", root.toString(), "--force");
+        assertThat(forced.code()).as(forced.err()).isZero();
+        Map<String, String> after = TreeSnapshot.of(root);
+        after.keySet().removeIf(p -> p.startsWith(Backups.DIR));
+        assertThat(after).isEqualTo(before);
+        try (Stream<Path> kept = Files.walk(root.resolve(Backups.DIR))) {
+            Path keptHosts = kept.filter(p -> p.endsWith(Path.of(Backups.HAND_EDITED, "etc/hosts"))).findFirst().orElseThrow();
+            assertThat(Files.readString(keptHosts)).isEqualTo(edited);
+        }
+    }
+
     @Test
     void aReadOnlyFileStopsTheWholeApplyBeforeAnythingIsWritten(@TempDir Path root) throws IOException {
         withOldHosts(root);

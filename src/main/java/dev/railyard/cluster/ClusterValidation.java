@@ -39,7 +39,7 @@ public final class ClusterValidation {
 
     private final ClusterSpec spec;
     private final Optional<String> specBase64;
-    private final Launcher launcher;
+    private final StopNoticingLauncher launcher;
     private final ValidateSettings settings;
     private final RunRecorder recorder;
     private final Progress progress;
@@ -60,7 +60,7 @@ public final class ClusterValidation {
                              RunRecorder recorder, Progress progress, Clock clock, String runId) {
         this.spec = spec;
         this.specBase64 = specBase64;
-        this.launcher = launcher;
+        this.launcher = new StopNoticingLauncher(launcher);
         this.settings = settings;
         this.recorder = recorder;
         this.progress = progress;
@@ -81,6 +81,7 @@ public final class ClusterValidation {
         progress.addSteps(spec.nodes().size() * NodeStage.STEPS_PER_NODE);
         progress.phase("nodes: inventory and checks");
         runNodes();
+        stopIfAStepWasStopped();
 
         clusterFindings.addAll(clusterChecks());
         recorder.findingsAdded(runId, "cluster", List.copyOf(clusterFindings));
@@ -93,6 +94,7 @@ public final class ClusterValidation {
         try (PairRunner runner = new PairRunner(launcher, spec, settings, clock, rounds)) {
             new PairStage(spec, settings, runner, slots, recorder, runId, progress, pairs).run(plans);
         }
+        stopIfAStepWasStopped();
         judged = judgePairs(plans);
         recorder.findingsAdded(runId, "pairs", judged.findings());
         recorder.culpritsFound(runId, judged.culprits());
@@ -102,11 +104,22 @@ public final class ClusterValidation {
         new BenchStage(launcher, spec, settings, slots, progress, commandLine).run(ordered, bench);
         recorder.findingsAdded(runId, "bench", List.copyOf(bench.findings()));
         bench.curves().forEach(c -> recorder.curveMeasured(runId, c));
+        stopIfAStepWasStopped();
 
         ValidationReport report = report(true);
         recorder.runFinished(runId, report.finishedAt().orElse(clock.now()), report.severity());
         progress.finish();
         return report;
+    }
+
+    /**
+     * A step ended by the user's stop means the run is being stopped, even where the signal beat the interrupt of this
+     * thread: the report must say incomplete, not judge the steps that never ran.
+     */
+    private void stopIfAStepWasStopped() throws InterruptedException {
+        if (launcher.stepStopped()) {
+            throw new InterruptedException("a step was stopped by an interrupt");
+        }
     }
 
     private void runNodes() throws InterruptedException {

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The whole orchestration against a stub launcher that answers with synthetic JSON. */
 class ClusterValidationTest {
@@ -171,6 +172,25 @@ class ClusterValidationTest {
         assertThat(rec.finished).as("an interrupted run is not finished in the history").isEmpty();
         assertThat(r.nodes()).extracting(NodeOutcome::status).containsOnly(NodeStatus.COMPLETED);
         assertThat(r.severity()).isEqualTo(Severity.UNKNOWN);
+    }
+
+    /**
+     * Ctrl-C reaches the steps' process group before the JVM's shutdown hook interrupts validate's thread (CI saw it):
+     * a step stopped so is the run being stopped, not a node that failed, and the report must not call itself complete.
+     */
+    @Test
+    void aStepStoppedByTheUsersSignalStopsTheRunEvenBeforeItsThreadIsInterrupted() throws Exception {
+        ClusterSpec spec = PairFixtures.spec(3, 1, false);
+        StubLauncher stub = new StubLauncher(spec, (net, c, s, kind, call) -> 9.4);
+        stub.inventoryStopped.add("n002");
+        RecordingRecorder rec = new RecordingRecorder();
+        ClusterValidation v = validation(spec, stub, rec, QUICK);
+        assertThatThrownBy(() -> v.run(List.of())).isInstanceOf(InterruptedException.class);
+        assertThat(stub.clientCalls()).as("no pair test after the stop").isZero();
+        ValidationReport r = v.report(false);
+        assertThat(r.complete()).isFalse();
+        assertThat(node(r, "n002").status()).isEqualTo(NodeStatus.NOT_RUN);
+        assertThat(rec.finished).as("a stopped run is not finished in the history").isEmpty();
     }
 
     @Test

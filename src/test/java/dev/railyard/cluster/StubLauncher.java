@@ -30,6 +30,8 @@ final class StubLauncher implements Launcher {
     private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
     final Set<String> unreachable = ConcurrentHashMap.newKeySet();
     final Set<String> inventoryTimesOut = ConcurrentHashMap.newKeySet();
+    /** Nodes whose inventory step ends INTERRUPTED at once, as when Ctrl-C reached the step before the JVM's hook ran. */
+    final Set<String> inventoryStopped = ConcurrentHashMap.newKeySet();
     final AtomicInteger steps = new AtomicInteger();
     final AtomicInteger maxConcurrent = new AtomicInteger();
     private final AtomicInteger concurrent = new AtomicInteger();
@@ -89,6 +91,10 @@ final class StubLauncher implements Launcher {
             if (inventoryTimesOut.contains(node.name())) {
                 return new StepResult(node.name(), args, StepStatus.TIMED_OUT, -1, "", "", timeout,
                         "killed with its process tree after the step timeout of " + timeout.toSeconds() + " s");
+            }
+            if (inventoryStopped.contains(node.name())) {
+                return new StepResult(node.name(), args, StepStatus.INTERRUPTED, -1, "", "", Duration.ZERO,
+                        "stopped: the run was interrupted as this step started");
             }
             return ok(node.name(), args, inventory(node.name()));
         }

@@ -7,7 +7,7 @@ import dev.railyard.platform.Clock;
 import dev.railyard.platform.HostRoot;
 import dev.railyard.platform.Timings;
 import dev.railyard.report.InventoryText;
-import dev.railyard.report.Json;
+import dev.railyard.report.InventoryJson;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -81,9 +81,6 @@ public final class InventoryCommand implements Callable<Integer> {
 
     /** The inventory collected here (or taken from main's prefetch) and rendered as asked. */
     private String render(HostRoot host, Optional<InventoryPrefetch> started) throws InterruptedException {
-        // Jackson builds its serializers in ~150 ms when cold: let it do so while the readers wait on NVML.
-        Thread jsonWarmUp = !output.json() ? null : Thread.ofPlatform().name("json-warm-up").start(() ->
-                timings.time("JSON warm-up (Jackson serializers)", () -> Json.prepare(NodeInventory.class)));
         NodeInventory inventory;
         if (started.isPresent()) {
             long waiting = System.nanoTime();
@@ -93,12 +90,7 @@ public final class InventoryCommand implements Callable<Integer> {
             inventory = timings.time("collect (all readers)", () ->
                     new InventoryCollector(GpuCollector.forRoot(host), Clock.system(), timings).collect(host));
         }
-        if (jsonWarmUp != null) {
-            long waiting = System.nanoTime();
-            jsonWarmUp.join();
-            timings.record("waiting for the JSON warm-up thread", waiting);
-        }
         return timings.time(output.json() ? "JSON write" : "text render",
-                () -> output.json() ? Json.write(inventory) + "\n" : InventoryText.render(inventory, Terminal.style()));
+                () -> output.json() ? InventoryJson.write(inventory) + "\n" : InventoryText.render(inventory, Terminal.style()));
     }
 }

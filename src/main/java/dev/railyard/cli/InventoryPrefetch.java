@@ -6,7 +6,7 @@ import dev.railyard.model.NodeInventory;
 import dev.railyard.platform.Clock;
 import dev.railyard.platform.HostRoot;
 import dev.railyard.platform.Timings;
-import dev.railyard.report.Json;
+import dev.railyard.report.InventoryJson;
 
 import java.util.List;
 import java.util.Optional;
@@ -15,11 +15,10 @@ import java.util.concurrent.FutureTask;
 
 /**
  * {@code railyard inventory} of this machine, started in main before picocli builds its command model: the readers
- * (NVML's load and init above all) and Jackson's warm-up run while picocli builds its command model (reflection run
- * for the first time, 44-74 ms on the GPU machines even with its classes in the AOT cache). Started only when the arguments can mean nothing else; the
- * command uses it only when its parsed options say this machine, and otherwise collects as usual. With
- * {@code --format json} the document is written here too, on its own thread as soon as the readers are done, since
- * picocli's start-up is the longer of the two (1 x H100: readers done at 166 ms, picocli at 220, then 26 ms of JSON).
+ * (NVML's load and init above all) run while picocli builds its command model (reflection run for the first time,
+ * 44-74 ms on the GPU machines even with its classes in the AOT cache). Started only when the arguments can mean
+ * nothing else; the command uses it only when its parsed options say this machine, and otherwise collects as usual.
+ * With {@code --format json} the document is written here too, on its own thread as soon as the readers are done.
  */
 final class InventoryPrefetch {
 
@@ -54,11 +53,10 @@ final class InventoryPrefetch {
         Thread.ofPlatform().daemon().name("railyard-collect").start(task);
         Optional<FutureTask<String>> document = Optional.empty();
         if (json) {
-            // Jackson builds its serializers (~150 ms cold) while the readers wait on NVML, then writes at once
+            // written by hand (InventoryJson), not by Jackson: no serializers to build, no accessors to reflect
             FutureTask<String> write = new FutureTask<>(() -> {
-                timings.time("JSON warm-up (Jackson serializers)", () -> Json.prepare(NodeInventory.class));
                 NodeInventory inventory = get(task);
-                return timings.time("JSON write", () -> Json.write(inventory) + "\n");
+                return timings.time("JSON write", () -> InventoryJson.write(inventory) + "\n");
             });
             Thread.ofPlatform().daemon().name("railyard-json").start(write);
             document = Optional.of(write);

@@ -2,16 +2,6 @@ package dev.railyard.report;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
-import dev.railyard.model.Reading;
-import java.time.Instant;
-import java.lang.reflect.ParameterizedType;
-import java.lang.reflect.RecordComponent;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
-import java.util.Map;
-import java.util.Optional;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -46,41 +36,6 @@ public final class Json {
     public static ObjectMapper mapper() {
         return MAPPER;
     }
-
-    /**
-     * Builds (and caches) the serializers for {@code type} ahead of the first write, and runs one small document
-     * through {@link #write} so the write path itself (generator, pretty printer, readings, unwrapping) is loaded
-     * and linked before the real one.
-     */
-    public static void prepare(Class<?> type) {
-        // every record reachable from type, not only type: Jackson finds the serializers of list elements, optional
-        // and reading values when it first meets them, which was 45 ms of an inventory's JSON write
-        Set<Class<?>> seen = new HashSet<>();
-        reachableRecords(type, seen);
-        for (Class<?> c : seen) MAPPER.writerFor(c);
-        write(new WarmUp(Reading.of("x"), Reading.absent("x"), Optional.of(1L), Instant.EPOCH, List.of(1.5), Map.of("k", 1)));
-    }
-
-    /** {@code type} and the records its record components hold, through lists, maps, optionals and readings. */
-    private static void reachableRecords(java.lang.reflect.Type type, Set<Class<?>> seen) {
-        switch (type) {
-            case Class<?> c when c.isRecord() -> {
-                if (!seen.add(c)) return;
-                for (RecordComponent rc : c.getRecordComponents()) reachableRecords(rc.getGenericType(), seen);
-            }
-            case Class<?> c when c.isSealed() -> {
-                for (Class<?> sub : c.getPermittedSubclasses()) reachableRecords(sub, seen);
-            }
-            case ParameterizedType p -> {
-                for (java.lang.reflect.Type arg : p.getActualTypeArguments()) reachableRecords(arg, seen);
-            }
-            default -> { }
-        }
-    }
-
-    /** A document with one of each kind of field the real ones hold. */
-    private record WarmUp(Reading<String> present, Reading<String> absent, Optional<Long> optional, Instant time,
-                          List<Double> list, Map<String, Integer> map) {}
 
     /** What a record document is written as: {"schemaVersion": N} and then the record's own fields. */
     @JsonPropertyOrder({"schemaVersion"})

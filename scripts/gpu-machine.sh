@@ -272,6 +272,28 @@ phase_invflags() {
   done
 }
 
+# This build against another (.device/app/railyard-a.jar, the same libs), each with its own AOT cache trained as
+# ./railyard trains it, and nvidia-smi -q, interleaved; then --timings of this build, three runs.
+phase_invab() {
+  local f="$logs/inventory-ab.txt" olda="$rt/railyard-a.aot" t line
+  local base=(-Xlog:disable -Xlog:all=off -XX:+UseSerialGC -XX:TieredStopAtLevel=1)
+  [ -f "$dev/app/railyard-a.jar" ] || { echo "no .device/app/railyard-a.jar" >"$f"; return; }
+  "$java" "${base[@]}" -XX:AOTCacheOutput="$olda" -jar "$dev/app/railyard-a.jar" inventory --format json >/dev/null 2>&1
+  echo "# wall ms: railyard.jar (AOT) | railyard-a.jar (AOT) | nvidia-smi -q" >"$f"
+  for i in $(seq "${ROUNDS:-25}"); do
+    line="$i"
+    t=$(date +%s%N); ry inventory --format json >/dev/null 2>&1; line="$line $(ms "$t")"
+    t=$(date +%s%N); "$java" "${base[@]}" -XX:AOTCache="$olda" -jar "$dev/app/railyard-a.jar" inventory --format json >/dev/null 2>&1; line="$line $(ms "$t")"
+    t=$(date +%s%N); nvidia-smi -q >/dev/null 2>&1; echo "$line $(ms "$t")" >>"$f"
+  done
+  for i in 1 2 3; do
+    echo "== railyard.jar --timings, run $i" >>"$f"
+    ry inventory --format json --timings 2>>"$f" >/dev/null
+  done
+  ry inventory --format json >"$logs/inventory-ab-new.json" 2>/dev/null
+  "$java" "${base[@]}" -XX:AOTCache="$olda" -jar "$dev/app/railyard-a.jar" inventory --format json >"$logs/inventory-ab-old.json" 2>/dev/null
+}
+
 # NVML's load and init split up (dlopen, lookups, the call shape, nvmlInit_v2, ...) by a probe compiled into
 # .device/probe (not part of Railyard), three runs.
 phase_nvmlprobe() {

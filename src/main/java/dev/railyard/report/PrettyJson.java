@@ -10,7 +10,7 @@ import java.util.Deque;
  * fields one per line, indented two spaces per object level, {@code "name" : value}, arrays on one line as
  * {@code [ a, b ]}, and empty ones as {@code { }} and {@code [ ]}. Strings are escaped as Jackson escapes them and cut
  * as {@link Json} cuts them. It exists for {@code inventory --format json}, whose output must come sooner than a
- * cold Jackson can write it (docs/benchmarks.md); InventoryJsonTest proves both write the same bytes.
+ * cold Jackson can write it (docs/benchmarks.md); InventoryJsonTest proves the layouts the same.
  */
 final class PrettyJson {
 

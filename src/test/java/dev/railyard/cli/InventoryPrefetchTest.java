@@ -52,7 +52,10 @@ class InventoryPrefetchTest {
     @Test
     void theJsonWrittenBesidePicocliIsTheCommandsOwn() {
         InventoryPrefetch p = start("inventory", "--format=json").orElseThrow();
-        assertThat(p.json()).contains(dev.railyard.report.Json.write(p.inventory()) + "\n");
+        String written = p.json().orElseThrow();
+        assertThat(written).isEqualTo(dev.railyard.report.InventoryJson.write(p.inventory()) + "\n");
+        dev.railyard.report.JsonParity.assertSameDocument(written.strip(), dev.railyard.report.Json.write(p.inventory()),
+                "the prefetched inventory");
     }
 
     /** Text output: the command renders the prefetched inventory itself. */

@@ -12,11 +12,20 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.BeanDescription;
+import com.fasterxml.jackson.databind.SerializationConfig;
+import com.fasterxml.jackson.databind.ser.BeanPropertyWriter;
+import com.fasterxml.jackson.databind.ser.BeanSerializerModifier;
 import dev.railyard.model.ReadingJson;
 import dev.railyard.model.ValueText;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.reflect.RecordComponent;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
 
 /**
  * JSON for scripts (docs/json.md). Every document is an object whose first key is {@code schemaVersion}. A reading is
@@ -66,9 +75,32 @@ public final class Json {
                 .registerModule(new JavaTimeModule())
                 .registerModule(ReadingJson.module())
                 .registerModule(strings)
+                .registerModule(new SimpleModule("railyard-record-order").setSerializerModifier(new RecordOrder()))
                 .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
                 .enable(SerializationFeature.INDENT_OUTPUT)
                 .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+    }
+
+    /**
+     * A record's fields in the record's order, then what Jackson finds through its public is- and get-methods
+     * (PciDevice's {@code network}, {@code nvidiaGpu}, {@code rdmaCapable}) by name. Left to itself Jackson lists
+     * those in the order reflection lists the methods, which HotSpot does not keep from one run to the next: the
+     * same inventory came out in two orders on one machine.
+     */
+    private static final class RecordOrder extends BeanSerializerModifier {
+        @Override
+        public List<BeanPropertyWriter> orderProperties(SerializationConfig config, BeanDescription bean,
+                                                        List<BeanPropertyWriter> properties) {
+            Class<?> type = bean.getBeanClass();
+            if (!type.isRecord()) return properties;
+            List<String> components = Arrays.stream(type.getRecordComponents()).map(RecordComponent::getName).toList();
+            List<BeanPropertyWriter> ordered = new ArrayList<>(properties);
+            ordered.sort(Comparator.comparingInt((BeanPropertyWriter p) -> {
+                int i = components.indexOf(p.getName());
+                return i < 0 ? Integer.MAX_VALUE : i;
+            }).thenComparing(BeanPropertyWriter::getName));
+            return ordered;
+        }
     }
 
     /** Jackson escapes control characters itself; a garbage value of a megabyte is cut with a marker. */

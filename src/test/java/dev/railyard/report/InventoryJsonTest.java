@@ -34,7 +34,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The hand-written inventory JSON is the document Jackson writes (JsonParity says how exactly): on the captured trees, and on made-up
+ * The hand-written inventory JSON is the document Jackson writes, byte for byte: on the captured trees, and on made-up
  * inventories holding every field of every record in each reading state, with strings Jackson escapes or cuts and the
  * doubles it quotes. (ReaderMutationFuzzTest compares the two on its garbled trees as well.)
  */
@@ -104,6 +104,19 @@ class InventoryJsonTest {
                     inv.topology(), inv.xidEvents());
             JsonParity.assertSameDocument(InventoryJson.write(with), Json.write(with), "power " + d);
         }
+    }
+
+    /** Json's own order for what Jackson finds through is-methods: by name, after the record's fields, every run. */
+    @Test
+    void jacksonWritesARecordsIsMethodPropertiesByNameAfterItsFields() {
+        String json = Json.write(everything(0));
+        int unreadable = json.indexOf("\"unreadableIds\"");
+        int network = json.indexOf("\"network\"");
+        int nvidia = json.indexOf("\"nvidiaGpu\"");
+        int rdma = json.indexOf("\"rdmaCapable\"");
+        assertThat(List.of(unreadable, network, nvidia, rdma)).doesNotContain(-1).isSorted();
+        assertThat(json.indexOf("\"hwCounters\"")).isLessThan(json.indexOf("\"ethernet\""));
+        assertThat(json.indexOf("\"ethernet\"")).isLessThan(json.indexOf("\"infiniband\""));
     }
 
     @Test

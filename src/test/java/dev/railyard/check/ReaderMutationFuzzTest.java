@@ -19,9 +19,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,7 +31,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -89,15 +86,7 @@ class ReaderMutationFuzzTest {
     }
 
     private static Path h200x4(Path d) throws IOException {
-        Path from = Path.of("src/test/resources/trees/h200x4-capture");
-        try (Stream<Path> all = Files.walk(from)) {
-            for (Path p : all.toList()) {
-                Path to = d.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) Files.createDirectories(to);
-                else Files.copy(p, to, StandardCopyOption.REPLACE_EXISTING, LinkOption.NOFOLLOW_LINKS);
-            }
-        }
-        return d;
+        return InventoryTextTrees.copyTree(Path.of("src/test/resources/trees/h200x4-capture"), d);
     }
 
     /** node_exporter's PCI bus with two GPUs, GPU0 trained at x8 (a WARN), and a kernel log with Xid 48/63/94. */

@@ -20,16 +20,13 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -50,7 +47,7 @@ class InventoryJsonTest {
                 InventoryTextTrees.procfs(Files.createDirectories(dir.resolve("b"))),
                 InventoryTextTrees.gpudH100(Files.createDirectories(dir.resolve("c"))),
                 InventoryTextTrees.nccl1573Roce(Files.createDirectories(dir.resolve("d"))),
-                copy(Path.of("src/test/resources/trees/h200x4-capture"), dir.resolve("e")),
+                InventoryTextTrees.copyTree(Path.of("src/test/resources/trees/h200x4-capture"), dir.resolve("e")),
                 Files.createDirectories(dir.resolve("empty")));
         for (Path tree : trees) {
             NodeInventory inv = InventoryTextTrees.collect(tree);
@@ -191,17 +188,6 @@ class InventoryJsonTest {
                 default -> Reading.failed("/sys/x/\"y\"", "Input/output error\n");
             };
         }
-    }
-
-    private static Path copy(Path from, Path to) throws IOException {
-        try (Stream<Path> all = Files.walk(from)) {
-            for (Path p : all.toList()) {
-                Path t = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) Files.createDirectories(t);
-                else Files.copy(p, t, StandardCopyOption.REPLACE_EXISTING, LinkOption.NOFOLLOW_LINKS);
-            }
-        }
-        return to;
     }
 
     private static void records(Type type, Set<Class<?>> seen) {

@@ -13,7 +13,9 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
@@ -70,17 +72,22 @@ public final class InventoryTextTrees {
 
     /** gpud's H100 sys/class/infiniband (8 x ConnectX-7 NDR + a BlueField-3 bond) and gpud's Xid 48/63/94 dmesg. */
     public static Path gpudH100(Path dir) throws IOException {
-        Path from = SysfsFixtures.resourceTree("gpud-h100");
-        try (Stream<Path> all = Files.walk(from)) {
-            for (Path p : all.toList()) {
-                Path to = dir.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) Files.createDirectories(to);
-                else Files.copy(p, to);
-            }
-        }
+        copyTree(SysfsFixtures.resourceTree("gpud-h100"), dir);
         Files.delete(dir.resolve("SOURCE.txt"));
         put(dir, "railyard/dmesg.txt", resource("/kernel-log/xid-dmesg-gpud-xid48-63-94-iso.txt"));
         return dir;
+    }
+
+    /** The tree under {@code from} copied under {@code to}, links copied as links; returns {@code to}. */
+    public static Path copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> all = Files.walk(from)) {
+            for (Path p : all.toList()) {
+                Path t = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) Files.createDirectories(t);
+                else Files.copy(p, t, StandardCopyOption.REPLACE_EXISTING, LinkOption.NOFOLLOW_LINKS);
+            }
+        }
+        return to;
     }
 
     /**

@@ -226,17 +226,7 @@ class CheckPromiseTest {
             CheckTrees.write(d, "proc/modules", Files.readString(Path.of("src/test/resources/trees/h200x4-capture/proc/modules"))
                     + "nvidia_peermem 16384 0 - Live 0xffffffffc0a8f000 (O)\n");
             return d;
-        }, Optional.of(new dev.railyard.spec.SpecReader().read("rail.yaml", """
-                cluster: one-rail
-                nodes:
-                  - {name: gpuserver1, address: 192.168.1.73}
-                networks:
-                  - name: ib0
-                    role: compute
-                    link_layer: infiniband
-                    bind:
-                      gpuserver1: {netdev: ibp129s0, rdma: "mlx5_0:1"}
-                """))));
+        }, Optional.of(CheckTrees.oneRailSpec())));
         return out;
     }
 

@@ -142,6 +142,21 @@ public final class CheckTrees {
     }
 
     /** The real example spec from examples/. */
+    /** One node, gpuserver1, with gpud's mlx5_0 port 1 (netdev ibp129s0) as its one InfiniBand compute rail. */
+    public static ClusterSpec oneRailSpec() {
+        return new dev.railyard.spec.SpecReader().read("rail.yaml", """
+                cluster: one-rail
+                nodes:
+                  - {name: gpuserver1, address: 192.168.1.73}
+                networks:
+                  - name: ib0
+                    role: compute
+                    link_layer: infiniband
+                    bind:
+                      gpuserver1: {netdev: ibp129s0, rdma: "mlx5_0:1"}
+                """);
+    }
+
     public static ClusterSpec example(String file) {
         return new SpecReader().read(Path.of("examples", file));
     }

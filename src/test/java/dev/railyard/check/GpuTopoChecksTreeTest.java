@@ -4,7 +4,6 @@ import dev.railyard.collect.PciTree;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Severity;
-import dev.railyard.spec.SpecReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -151,16 +150,6 @@ class GpuTopoChecksTreeTest {
             Files.move(gpud, root.resolve("sys/class/infiniband/mlx5_0"));
             CheckTrees.link(root, "sys/class/infiniband/mlx5_0/device", "../../../bus/pci/devices/" + address);
         }
-        return new SpecReader().read("rail.yaml", """
-                cluster: one-rail
-                nodes:
-                  - {name: gpuserver1, address: 192.168.1.73}
-                networks:
-                  - name: ib0
-                    role: compute
-                    link_layer: infiniband
-                    bind:
-                      gpuserver1: {netdev: ibp129s0, rdma: "mlx5_0:1"}
-                """);
+        return CheckTrees.oneRailSpec();
     }
 }

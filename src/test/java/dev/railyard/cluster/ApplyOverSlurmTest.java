@@ -30,13 +30,7 @@ class ApplyOverSlurmTest {
     void everyNodeAppliesThroughSrun() throws Exception {
         Bundle bundle = TestBundle.build();
         try (TestSlurm slurm = TestSlurm.up()) {
-            Path spec = dir.resolve("cluster.yaml");
-            Files.writeString(spec, """
-                    cluster: railyardtest
-                    nodes:
-                      - {name: n1, address: 127.0.0.1}
-                      - {name: n2, address: 127.0.0.1}
-                    """);
+            Path spec = TestSlurm.twoNodeSpec(dir, "127.0.0.1");
             for (String n : List.of("n1", "n2")) Files.createDirectories(dir.resolve("roots").resolve(n));
             List<String> argv = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),

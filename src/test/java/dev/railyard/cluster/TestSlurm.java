@@ -21,6 +21,12 @@ final class TestSlurm implements AutoCloseable {
     /** RY_TESTSLURM_DIR, with RY_TESTSLURM_PORT, keeps two test runs on one machine apart. */
     static final Path DIR = Path.of(System.getenv().getOrDefault("RY_TESTSLURM_DIR", "/tmp/railyard-testslurm-junit"));
 
+    /** dir/cluster.yaml: the cluster railyardtest of nodes n1 and n2, both at {@code address} (this machine's slurmds). */
+    static java.nio.file.Path twoNodeSpec(java.nio.file.Path dir, String address) throws java.io.IOException {
+        return java.nio.file.Files.writeString(dir.resolve("cluster.yaml"), "cluster: railyardtest\nnodes:\n"
+                + "  - {name: n1, address: " + address + "}\n  - {name: n2, address: " + address + "}\n");
+    }
+
     static TestSlurm up() {
         List<String> missing = new ArrayList<>();
         if (!"root".equals(System.getProperty("user.name"))) missing.add("root");

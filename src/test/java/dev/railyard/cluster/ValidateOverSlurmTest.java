@@ -41,13 +41,7 @@ class ValidateOverSlurmTest {
         String hash = Bundle.fromFile(bundle.tarball()).hash(); // what validate --bundle names it by
         try (TestSlurm slurm = TestSlurm.up()) {
             for (Path leftover : TestSlurm.bundleCopies(hash)) Files.delete(leftover);
-            Path spec = dir.resolve("cluster.yaml");
-            Files.writeString(spec, """
-                    cluster: railyardtest
-                    nodes:
-                      - {name: n1, address: localhost}
-                      - {name: n2, address: localhost}
-                    """);
+            Path spec = TestSlurm.twoNodeSpec(dir, "localhost");
             Path out = dir.resolve("report");
             List<String> argv = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
@@ -108,13 +102,7 @@ class ValidateOverSlurmTest {
         Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/setsid")), "needs setsid (util-linux)");
         Bundle bundle = TestBundle.build();
         try (TestSlurm slurm = TestSlurm.up()) {
-            Path spec = dir.resolve("cluster.yaml");
-            Files.writeString(spec, """
-                    cluster: railyardtest
-                    nodes:
-                      - {name: n1, address: localhost}
-                      - {name: n2, address: localhost}
-                    """);
+            Path spec = TestSlurm.twoNodeSpec(dir, "localhost");
             Path out = dir.resolve("report");
             // setsid: validate leads its own process group, as a shell makes a foreground job
             ProcessBuilder pb = new ProcessBuilder("/usr/bin/setsid",

@@ -5,7 +5,8 @@
  *   GPU 1: L40S-like PCIe card, NOT_SUPPORTED for slowdown temperature, power usage and NVLink, no permission
  *          for persistence mode, ECC errors and a failed row remap, a degraded PCIe link.
  * Test controls (not NVML): fake_nvml_set_init_result, fake_nvml_set_lost_gpu, fake_nvml_refcount,
- * fake_nvml_set_gpu0_dbe (volatile uncorrected ECC errors on GPU 0, for the agent's fault injection).
+ * fake_nvml_set_gpu0_dbe (volatile uncorrected ECC errors on GPU 0, for the agent's fault injection),
+ * fake_nvml_hold_shutdown (nvmlShutdown waits until released: proves who waits for it).
  * Built with -DFAKE_NVML_ONE_GPU it lists GPU 0 only: a healthy node for the agent's end-to-end tests.
  * Built with -DFAKE_NVML_EIGHT_GPUS it lists eight H100-like GPUs on buses 0x1b, 0x2b, ... (the agent's footprint
  * benchmark: seed 004's 8-GPU node).
@@ -14,6 +15,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef int nvmlReturn_t;
 typedef struct fake_device { int index; } *nvmlDevice_t;
@@ -45,11 +47,13 @@ static int refcount = 0;
 static nvmlReturn_t init_result = NVML_SUCCESS;
 static int lost_gpu = 0;
 static unsigned long long gpu0_dbe = 0;
+static volatile int hold_shutdown = 0;
 
 void fake_nvml_set_init_result(int rc) { init_result = rc; }
 void fake_nvml_set_lost_gpu(int on) { lost_gpu = on; }
 void fake_nvml_set_gpu0_dbe(unsigned long long n) { gpu0_dbe = n; }
 int fake_nvml_refcount(void) { return refcount; }
+void fake_nvml_hold_shutdown(int on) { hold_shutdown = on; }
 
 /* Every device call checks that NVML is initialised and the handle is one this library gave out. */
 static int dev_index(nvmlDevice_t d) {
@@ -79,6 +83,7 @@ nvmlReturn_t nvmlInit_v2(void) {
 }
 
 nvmlReturn_t nvmlShutdown(void) {
+    while (hold_shutdown) usleep(1000);
     if (refcount <= 0) return NVML_ERROR_UNINITIALIZED;
     refcount--;
     return NVML_SUCCESS;

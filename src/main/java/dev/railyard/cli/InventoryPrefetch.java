@@ -37,17 +37,21 @@ final class InventoryPrefetch {
     static Optional<InventoryPrefetch> startIfLiveInventory(String[] args, Timings timings) {
         String command = null;
         for (String a : args) {
-            if (NOT_LIVE.stream().anyMatch(n -> a.equals(n) || a.startsWith(n + "="))) return Optional.empty();
+            for (String n : NOT_LIVE) {
+                if (a.equals(n) || a.startsWith(n + "=")) return Optional.empty();
+            }
             if (command == null && !a.startsWith("-")) command = a;
         }
         if (!"inventory".equals(command)) return Optional.empty();
+        // first of all, before the other readers are built: NVML's load and init begin the longest path
+        GpuCollector gpus = GpuCollector.loadingNow(timings);
         boolean json = false;
         for (int i = 0; i < args.length; i++) {
             json |= args[i].equals("--format=json") || (args[i].equals("--format") && i + 1 < args.length
                     && args[i + 1].equals("json"));
         }
         FutureTask<NodeInventory> task = new FutureTask<>(() -> timings.time("collect (all readers)", () ->
-                new InventoryCollector(GpuCollector.forRoot(HostRoot.live()), Clock.system(), timings)
+                new InventoryCollector(gpus, Clock.system(), timings)
                         .collect(HostRoot.live())));
         // daemons: a usage error exits without waiting for NVML
         Thread.ofPlatform().daemon().name("railyard-collect").start(task);

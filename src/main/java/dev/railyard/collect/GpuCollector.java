@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -33,17 +35,22 @@ public final class GpuCollector {
     private final java.util.Map<String, Reading<List<Gpu.NvLinkErrors>>> lastLinkErrors = new java.util.HashMap<>();
     private long collections;
     private final Timings timings;
+    /** The phase a collection's wait for {@link #nvml} is timed as: the load itself, or the wait for one under way. */
+    private final String loadPhase;
     private NvmlLoad session;
 
-    private GpuCollector(Supplier<NvmlLoad> nvml, boolean captured, boolean keepOpen, Timings timings) {
+    private static final String LOAD_PHASE = "NVML load and init";
+
+    private GpuCollector(Supplier<NvmlLoad> nvml, boolean captured, boolean keepOpen, Timings timings, String loadPhase) {
         this.nvml = nvml;
         this.captured = captured;
         this.keepOpen = keepOpen;
         this.timings = timings;
+        this.loadPhase = loadPhase;
     }
 
     private GpuCollector(Supplier<NvmlLoad> nvml, boolean captured) {
-        this(nvml, captured, false, Timings.off());
+        this(nvml, captured, false, Timings.off(), LOAD_PHASE);
     }
 
     /**
@@ -51,12 +58,34 @@ public final class GpuCollector {
      * node, too much to pay every second. A library that could not be loaded is tried again on the next collection.
      */
     public static GpuCollector keepingOpen(Supplier<NvmlLoad> nvml) {
-        return new GpuCollector(nvml, false, true, Timings.off());
+        return new GpuCollector(nvml, false, true, Timings.off(), LOAD_PHASE);
+    }
+
+    /**
+     * The live node's NVML, its load and init started at once on a thread of its own: a one-shot inventory's
+     * longest path is NVML's, and it starts before the other readers are even built.
+     * One collection only; NVML is shut down once its readings are handed on.
+     */
+    public static GpuCollector loadingNow(Timings timings) {
+        return loadingNow(FfmNvml::open, timings);
+    }
+
+    /** As {@link #loadingNow(Timings)} with another NVML, such as a test's fake library. */
+    static GpuCollector loadingNow(Supplier<NvmlLoad> open, Timings timings) {
+        FutureTask<NvmlLoad> load = new FutureTask<>(() -> timings.time(LOAD_PHASE, open));
+        // a daemon: a usage error found meanwhile exits without waiting for the driver
+        Thread.ofPlatform().daemon().name("railyard-nvml").start(load);
+        AtomicBoolean used = new AtomicBoolean();
+        return new GpuCollector(() -> {
+            // the collection after this one would read through a library its predecessor has shut down and unloaded
+            if (used.getAndSet(true)) throw new IllegalStateException("a collector loading NVML now serves one collection");
+            return InventoryCollector.join(load);
+        }, false, false, timings, "waiting for NVML's load and init");
     }
 
     /** The same collector, recording NVML's load and init, reads and shutdown as phases (a one-shot inventory's). */
     GpuCollector timed(Timings t) {
-        return keepOpen || !t.on() ? this : new GpuCollector(nvml, captured, false, t);
+        return keepOpen || !t.on() ? this : new GpuCollector(nvml, captured, false, t, loadPhase);
     }
 
     /** NVML on a live root; the saved nvidia-smi -q -x on a captured tree, whose GPUs the local library knows nothing of. */
@@ -87,20 +116,25 @@ public final class GpuCollector {
         if (captured && root.exists(NvidiaSmiXml.CAPTURED_FILE)) {
             return timings.time("GPUs from nvidia-smi -q -x", () -> fromCapture(root, pciDevices.get()));
         }
-        NvmlLoad load = keepOpen ? session() : timings.time("NVML load and init", nvml);
-        List<PciDevice> pci = pciDevices.get();
+        NvmlLoad load = keepOpen ? session() : timings.time(loadPhase, nvml);
         return switch (load) {
+            case NvmlLoad.Ready(FfmNvml lib) when keepOpen -> withLinkErrorsOnceAMinute(lib, pciDevices.get());
             case NvmlLoad.Ready(FfmNvml lib) -> {
+                GpuInventory read;
                 try {
-                    yield timings.time("NVML reads", () -> keepOpen ? withLinkErrorsOnceAMinute(lib, pci)
-                            : fromNvml(lib, pci, false));
-                } finally {
-                    if (!keepOpen) timings.time("NVML shutdown", lib::close);
+                    List<PciDevice> pci = pciDevices.get();
+                    read = timings.time("NVML reads", () -> fromNvml(lib, pci, false));
+                } catch (RuntimeException | Error e) {
+                    lib.close();
+                    throw e;
                 }
+                // the readings go on to the output at once; nvmlShutdown (4-9 ms in the driver) runs beside it
+                NvmlShutdowns.start(() -> timings.time("NVML shutdown", lib::close));
+                yield read;
             }
             case NvmlLoad.Unavailable(String reason) ->
-                    new GpuInventory(Reading.absent("NVML unavailable: " + reason), fromPci(pci, 0, Set.of(),
-                            Reading.absent("NVML unavailable: " + reason)));
+                    new GpuInventory(Reading.absent("NVML unavailable: " + reason), fromPci(pciDevices.get(), 0,
+                            Set.of(), Reading.absent("NVML unavailable: " + reason)));
         };
     }
 

@@ -124,7 +124,8 @@ public final class InventoryCollector {
                 interfaces, topology.build(s.pci(), gpus, rdma, interfaces), xids);
     }
 
-    private static <T> T join(Future<T> f) {
+    /** The task's result; its RuntimeException as thrown, an interrupt as IllegalStateException. */
+    static <T> T join(Future<T> f) {
         try {
             return f.get();
         } catch (InterruptedException e) {

@@ -64,6 +64,7 @@ public final class FfmNvml implements AutoCloseable {
             arena.close();
             return new NvmlLoad.Unavailable(nameOrPath + " has no nvmlInit_v2");
         }
+        rehearseReadsBeside(functions);
         int rc = functions.call(NvmlSymbol.INIT_V2);
         if (rc != NvmlError.SUCCESS) {
             String text = functions.errorString(rc);
@@ -73,18 +74,47 @@ public final class FfmNvml implements AutoCloseable {
         return new NvmlLoad.Ready(new FfmNvml(arena, functions));
     }
 
+    /**
+     * Rehearses the reads ({@link NvmlFunctions#rehearsal()}) on a daemon thread while this one goes on into
+     * nvmlInit_v2, which waits in the driver: on one GPU that wait is longer than the rehearsal, and the real reads
+     * after it then run without first-use costs (1 x H100: inventory 141 -> 134 ms median, docs/benchmarks.md run
+     * 20). The rehearsal's result is thrown away. Then nvmlErrorString's handle is built, for the first read that
+     * fails (run 31).
+     */
+    private static void rehearseReadsBeside(NvmlFunctions functions) {
+        NvmlFunctions rehearsal = functions.rehearsal();
+        Thread.ofPlatform().daemon().name("railyard-nvml-rehearsal").start(() -> {
+            try {
+                new NvmlDeviceReader(rehearsal, false).read(0);
+                system(rehearsal);
+                functions.prepareErrorString();
+            } catch (RuntimeException e) {
+                // only a warm-up: whatever went wrong here goes wrong again in the real read, which reports it
+            }
+        });
+    }
+
+    /** The function table (tests look at what it has prepared). */
+    NvmlFunctions functions() {
+        return functions;
+    }
+
     /** Driver, CUDA driver and NVML versions; failed only when the driver version itself cannot be read. */
     public Reading<NvmlSystem> system() {
+        return system(functions);
+    }
+
+    private static Reading<NvmlSystem> system(NvmlFunctions functions) {
         try (Arena arena = Arena.ofConfined()) {
-            Reading<String> driver = versionString(arena, NvmlSymbol.SYSTEM_GET_DRIVER_VERSION);
+            Reading<String> driver = versionString(functions, arena, NvmlSymbol.SYSTEM_GET_DRIVER_VERSION);
             String driverVersion;
             switch (driver) {
                 case Reading.Present<String>(String v) -> driverVersion = v;
                 case Reading.Absent<String>(String reason) -> { return Reading.absent(reason); }
                 case Reading.Failed<String>(String path, String cause) -> { return Reading.failed(path, cause); }
             }
-            String nvml = versionString(arena, NvmlSymbol.SYSTEM_GET_NVML_VERSION).describe();
-            return Reading.of(new NvmlSystem(driverVersion, cudaVersion(arena).describe(), nvml));
+            String nvml = versionString(functions, arena, NvmlSymbol.SYSTEM_GET_NVML_VERSION).describe();
+            return Reading.of(new NvmlSystem(driverVersion, cudaVersion(functions, arena).describe(), nvml));
         }
     }
 
@@ -111,7 +141,7 @@ public final class FfmNvml implements AutoCloseable {
         return Reading.of(gpus);
     }
 
-    private Reading<String> versionString(Arena arena, NvmlSymbol symbol) {
+    private static Reading<String> versionString(NvmlFunctions functions, Arena arena, NvmlSymbol symbol) {
         MemorySegment buf = arena.allocate(NvmlLayouts.VERSION_BUFFER);
         int rc = functions.call(symbol, buf, NvmlLayouts.VERSION_BUFFER);
         if (rc != NvmlError.SUCCESS) return functions.error(symbol, rc).toReading();
@@ -119,7 +149,7 @@ public final class FfmNvml implements AutoCloseable {
     }
 
     /** "12.2" from 12020; the _v2 call first, the original on drivers that predate it. */
-    private Reading<String> cudaVersion(Arena arena) {
+    private static Reading<String> cudaVersion(NvmlFunctions functions, Arena arena) {
         MemorySegment out = arena.allocate(JAVA_INT);
         NvmlSymbol symbol = functions.has(NvmlSymbol.SYSTEM_GET_CUDA_DRIVER_VERSION_V2)
                 ? NvmlSymbol.SYSTEM_GET_CUDA_DRIVER_VERSION_V2 : NvmlSymbol.SYSTEM_GET_CUDA_DRIVER_VERSION;

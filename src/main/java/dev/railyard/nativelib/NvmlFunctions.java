@@ -49,11 +49,14 @@ final class NvmlFunctions {
     /** nvmlErrorString, returning a pointer: made on first use, only when a call failed. */
     private volatile MethodHandle errorStringHandle;
     private final boolean exact;
+    /** A rehearsal: arguments are checked, nothing is called, every call answers NVML_SUCCESS (see {@link #rehearsal()}). */
+    private final boolean rehearsal;
 
-    private NvmlFunctions(Linker linker, Map<NvmlSymbol, MemorySegment> addresses, boolean exact) {
+    private NvmlFunctions(Linker linker, Map<NvmlSymbol, MemorySegment> addresses, boolean exact, boolean rehearsal) {
         this.linker = linker;
         this.addresses = addresses;
         this.exact = exact;
+        this.rehearsal = rehearsal;
     }
 
     /** Exact descriptors on ABIs where the one shape is not known to be the same call, or when asked for. */
@@ -66,7 +69,19 @@ final class NvmlFunctions {
         for (NvmlSymbol s : NvmlSymbol.values()) {
             lookup.find(s.cName).ifPresent(addr -> addresses.put(s, addr));
         }
-        return new NvmlFunctions(Linker.nativeLinker(), addresses, exact);
+        return new NvmlFunctions(Linker.nativeLinker(), addresses, exact, false);
+    }
+
+    /**
+     * The same functions for a rehearsal of the reads: each call checks its arguments as a real one does and
+     * answers NVML_SUCCESS without calling the library, so the out-parameters keep the zeros they were allocated
+     * with. Running the reads this way on another thread while nvmlInit_v2 works in the driver loads and links the
+     * Java side of every read (the records, the memory accessors, the pattern switches: 7-9 ms on the 2-core VM with
+     * the fake NVML)
+     * before the real reads need it.
+     */
+    NvmlFunctions rehearsal() {
+        return new NvmlFunctions(linker, addresses, exact, true);
     }
 
     boolean has(NvmlSymbol symbol) {
@@ -78,6 +93,10 @@ final class NvmlFunctions {
         MemorySegment addr = addresses.get(symbol);
         if (addr == null) return NvmlError.ERROR_FUNCTION_NOT_FOUND;
         try {
+            if (rehearsal) {
+                registers(symbol, args);
+                return NvmlError.SUCCESS;
+            }
             if (exact) return (int) spreader(symbol, addr).invokeExact(args);
             long[] r = registers(symbol, args);
             return (int) uniform().invokeExact(addr, r[0], r[1], r[2], r[3], r[4]);
@@ -132,19 +151,41 @@ final class NvmlFunctions {
         return spread;
     }
 
+    /**
+     * Builds nvmlErrorString's handle, a second call shape, without calling it: the first failed read would otherwise
+     * pay for it on the longest path (PCIe and GeForce cards answer NOT_SUPPORTED for some fields; the fake NVML's
+     * such GPU: reads 19.2 -> 10.4 ms median). The rehearsal's thread does this beside nvmlInit_v2; on a GPU where
+     * every field answers it cost nothing measurable (docs/benchmarks.md run 31).
+     */
+    void prepareErrorString() {
+        errorStringHandle();
+    }
+
+    /** Whether nvmlErrorString's handle is built (tests). */
+    boolean errorStringPrepared() {
+        return errorStringHandle != null;
+    }
+
+    /** nvmlErrorString's handle, made once; null when the library has no such function. */
+    private MethodHandle errorStringHandle() {
+        MethodHandle h = errorStringHandle;
+        if (h == null) {
+            MemorySegment addr = addresses.get(NvmlSymbol.ERROR_STRING);
+            if (addr == null) return null;
+            h = linker.downcallHandle(addr, NvmlSymbol.ERROR_STRING.descriptor);
+            errorStringHandle = h;
+        }
+        return h;
+    }
+
     /** The error for a failed call, with nvmlErrorString's text (or the code when the library has no text). */
     NvmlError error(NvmlSymbol symbol, int code) {
         return new NvmlError(symbol.cName, code, errorString(code));
     }
 
     String errorString(int code) {
-        MethodHandle h = errorStringHandle;
-        if (h == null) {
-            MemorySegment addr = addresses.get(NvmlSymbol.ERROR_STRING);
-            if (addr == null) return "NVML error " + code;
-            h = linker.downcallHandle(addr, NvmlSymbol.ERROR_STRING.descriptor);
-            errorStringHandle = h;
-        }
+        MethodHandle h = errorStringHandle();
+        if (h == null) return "NVML error " + code;
         try {
             MemorySegment text = (MemorySegment) h.invokeExact(code);
             // NVML returns a pointer to a static NUL-terminated string; its length is unknown to the linker.

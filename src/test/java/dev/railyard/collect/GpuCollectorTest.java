@@ -9,6 +9,7 @@ import dev.railyard.model.Reading;
 import dev.railyard.nativelib.FakeNvmlLibrary;
 import dev.railyard.nativelib.FfmNvml;
 import dev.railyard.platform.HostRoot;
+import dev.railyard.platform.Timings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -83,7 +84,62 @@ class GpuCollectorTest {
                     "NVML does not list this GPU (fallen off the bus, or not bound to nvidia)"));
             assertThat(missing.pcieLink()).isEqualTo(Reading.of(new PcieLink(1, 5, 16, 16)));
             assertThat(inv.gpus().get(0).name()).isEqualTo(Reading.of("NVIDIA H100 80GB HBM3"));
+            NvmlShutdowns.awaitAll();
             assertThat(fake.refcount()).as("the collector shuts NVML down").isZero();
+        }
+    }
+
+    @Test
+    void loadingNowStartsNvmlBeforeTheCollectionIsAskedFor() throws Throwable {
+        try (FakeNvmlLibrary fake = FakeNvmlLibrary.build(dir)) {
+            java.util.concurrent.CountDownLatch loading = new java.util.concurrent.CountDownLatch(1);
+            Timings t = Timings.startedAtMain(java.util.OptionalLong.empty());
+            GpuCollector early = GpuCollector.loadingNow(() -> {
+                loading.countDown();
+                return FfmNvml.open(fake.path());
+            }, t);
+            assertThat(loading.await(30, java.util.concurrent.TimeUnit.SECONDS)).as("NVML's load began at once").isTrue();
+            List<PciDevice> pci = List.of(nvidiaGpu("0000:1b:00.0", new PcieLink(5, 5, 16, 16)));
+            GpuInventory inv = early.collect(HostRoot.at(dir), pci);
+            NvmlShutdowns.awaitAll();
+            GpuInventory usual = GpuCollector.withNvml(() -> FfmNvml.open(fake.path())).collect(HostRoot.at(dir), pci);
+            assertThat(inv).isEqualTo(usual);
+            assertThat(t.phases()).extracting(Timings.Phase::name, Timings.Phase::thread).contains(
+                    tuple("NVML load and init", "railyard-nvml"),
+                    tuple("waiting for NVML's load and init", Thread.currentThread().getName()));
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> early.collect(HostRoot.at(dir), pci))
+                    .as("its NVML is shut down after the first").hasMessageContaining("serves one collection");
+        }
+    }
+
+    @Test
+    void aOneShotCollectionHandsItsReadingsOnBeforeNvmlIsShutDown() throws Throwable {
+        try (FakeNvmlLibrary fake = FakeNvmlLibrary.build(dir)) {
+            fake.holdShutdown(true);
+            try {
+                java.util.concurrent.FutureTask<GpuInventory> collect = new java.util.concurrent.FutureTask<>(() ->
+                        GpuCollector.withNvml(() -> FfmNvml.open(fake.path())).collect(HostRoot.at(dir), List.of()));
+                Thread.ofPlatform().start(collect);
+                // with nvmlShutdown held in the driver, the readings still come back
+                assertThat(collect.get(30, java.util.concurrent.TimeUnit.SECONDS).gpus()).hasSize(2);
+                assertThat(fake.refcount()).as("NVML still open").isEqualTo(1);
+            } finally {
+                fake.holdShutdown(false);
+            }
+            NvmlShutdowns.awaitAll();
+            assertThat(fake.refcount()).as("and then shut down").isZero();
+        }
+    }
+
+    @Test
+    void aOneShotCollectionThatFailsStillShutsNvmlDown() throws Throwable {
+        try (FakeNvmlLibrary fake = FakeNvmlLibrary.build(dir)) {
+            GpuCollector gpus = GpuCollector.withNvml(() -> FfmNvml.open(fake.path()));
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> gpus.collect(HostRoot.at(dir), () -> {
+                throw new IllegalStateException("the PCI reader failed");
+            })).hasMessage("the PCI reader failed");
+            NvmlShutdowns.awaitAll();
+            assertThat(fake.refcount()).isZero();
         }
     }
 }

@@ -25,6 +25,7 @@ public final class FakeNvmlLibrary implements AutoCloseable {
     private final MethodHandle setLostGpu;
     private final MethodHandle refcount;
     private final MethodHandle setGpu0Dbe;
+    private final MethodHandle holdShutdown;
 
     private FakeNvmlLibrary(Path path) {
         this.path = path;
@@ -35,6 +36,8 @@ public final class FakeNvmlLibrary implements AutoCloseable {
         setLostGpu = linker.downcallHandle(lookup.findOrThrow("fake_nvml_set_lost_gpu"),
                 FunctionDescriptor.ofVoid(JAVA_INT));
         refcount = linker.downcallHandle(lookup.findOrThrow("fake_nvml_refcount"), FunctionDescriptor.of(JAVA_INT));
+        holdShutdown = linker.downcallHandle(lookup.findOrThrow("fake_nvml_hold_shutdown"),
+                FunctionDescriptor.ofVoid(JAVA_INT));
         setGpu0Dbe = linker.downcallHandle(lookup.findOrThrow("fake_nvml_set_gpu0_dbe"),
                 FunctionDescriptor.ofVoid(java.lang.foreign.ValueLayout.JAVA_LONG));
     }
@@ -67,6 +70,11 @@ public final class FakeNvmlLibrary implements AutoCloseable {
     /** Volatile and aggregate uncorrected (double-bit) ECC errors GPU 0 reports from now on. */
     public void setGpu0UncorrectedEcc(long count) throws Throwable {
         setGpu0Dbe.invokeExact(count);
+    }
+
+    /** While held, nvmlShutdown waits (polling each millisecond) until released. */
+    public void holdShutdown(boolean on) throws Throwable {
+        holdShutdown.invokeExact(on ? 1 : 0);
     }
 
     @Override

@@ -64,4 +64,56 @@ class NvmlFunctionsTest {
             assertThat(f.call(NvmlSymbol.SHUTDOWN)).isZero();
         }
     }
+
+    @Test
+    void aRehearsalChecksArgumentsButCallsNothingInTheLibrary() throws Throwable {
+        try (Arena arena = Arena.ofConfined()) {
+            NvmlFunctions f = NvmlFunctions.bind(SymbolLookup.libraryLookup(fake.path(), arena), false);
+            NvmlFunctions rehearsal = f.rehearsal();
+            MemorySegment out = arena.allocate(ADDRESS);
+            // before nvmlInit_v2 the library answers NVML_ERROR_UNINITIALIZED; the rehearsal never asks it
+            assertThat(f.call(NvmlSymbol.DEVICE_GET_HANDLE_BY_INDEX_V2, 0, out)).isEqualTo(1);
+            assertThat(rehearsal.call(NvmlSymbol.INIT_V2)).isZero();
+            assertThat(fake.refcount()).isZero();
+            assertThat(rehearsal.call(NvmlSymbol.DEVICE_GET_HANDLE_BY_INDEX_V2, 0, out)).isZero();
+            assertThat(out.get(ADDRESS, 0).address()).isZero();
+            assertThatThrownBy(() -> rehearsal.call(NvmlSymbol.DEVICE_GET_COUNT_V2, 5))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("argument 0");
+        }
+    }
+
+    @Test
+    void aRehearsedReadOfAGpuBuildsOneFromZerosWithoutTheLibrary() throws Throwable {
+        try (Arena arena = Arena.ofConfined()) {
+            NvmlFunctions rehearsal = NvmlFunctions.bind(SymbolLookup.libraryLookup(fake.path(), arena), false).rehearsal();
+            dev.railyard.model.Gpu gpu = new NvmlDeviceReader(rehearsal, false).read(0);
+            assertThat(fake.refcount()).isZero();
+            // a real call before init would have failed every reading; the rehearsal's all "succeed" with zeros
+            assertThat(gpu.name()).isEqualTo(dev.railyard.model.Reading.of(""));
+            assertThat(gpu.temperatureC()).isEqualTo(dev.railyard.model.Reading.of(0));
+            assertThat(gpu.nvlinks().orElse(java.util.List.of())).hasSize(NvmlLayouts.NVLINK_MAX_LINKS);
+        }
+    }
+
+    @Test
+    void nvmlErrorStringsHandleIsBuiltBeforeAnyCallFailsAndGivesTheText() {
+        try (Arena arena = Arena.ofConfined()) {
+            NvmlFunctions f = NvmlFunctions.bind(SymbolLookup.libraryLookup(fake.path(), arena), false);
+            assertThat(f.errorStringPrepared()).isFalse();
+            f.prepareErrorString();
+            assertThat(f.errorStringPrepared()).isTrue();
+            assertThat(f.errorString(3)).isEqualTo("Not Supported");
+        }
+    }
+
+    @Test
+    void openingNvmlPreparesTheErrorStringHandleBesideInit() throws Exception {
+        NvmlLoad load = FfmNvml.open(fake.path());
+        assertThat(load).isInstanceOf(NvmlLoad.Ready.class);
+        try (FfmNvml nvml = ((NvmlLoad.Ready) load).nvml()) {
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (!nvml.functions().errorStringPrepared() && System.nanoTime() < deadline) Thread.sleep(5);
+            assertThat(nvml.functions().errorStringPrepared()).as("built by the rehearsal's thread").isTrue();
+        }
+    }
 }

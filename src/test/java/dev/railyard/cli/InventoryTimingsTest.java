@@ -2,6 +2,7 @@ package dev.railyard.cli;
 
 import dev.railyard.collect.GpuCollector;
 import dev.railyard.collect.InventoryCollector;
+import dev.railyard.collect.NvmlShutdowns;
 import dev.railyard.nativelib.FakeNvmlLibrary;
 import dev.railyard.nativelib.FfmNvml;
 import dev.railyard.platform.Clock;
@@ -20,6 +21,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /** inventory --timings on a captured tree: every phase named, on its thread, from the JVM's start. */
 class InventoryTimingsTest {
@@ -66,11 +68,14 @@ class InventoryTimingsTest {
             Files.createDirectories(dir.resolve("tree/sys"));
             new InventoryCollector(GpuCollector.withNvml(() -> FfmNvml.open(fake.path())), Clock.system(), t)
                     .collect(HostRoot.at(dir.resolve("tree")));
+            NvmlShutdowns.awaitAll();
             assertThat(t.phases()).extracting(Timings.Phase::name)
                     .contains("NVML load and init", "NVML reads", "NVML shutdown");
-            // NVML loads on its own thread from the start, while this one reads the PCI devices
-            assertThat(t.phases()).filteredOn(p -> p.name().startsWith("NVML")).extracting(Timings.Phase::thread)
-                    .containsOnly("railyard-gpu");
+            // NVML loads on its own thread from the start, while this one reads the PCI devices; it is shut down
+            // on another once its readings are handed on
+            assertThat(t.phases()).filteredOn(p -> p.name().startsWith("NVML")).extracting(Timings.Phase::name,
+                    Timings.Phase::thread).containsExactlyInAnyOrder(tuple("NVML load and init", "railyard-gpu"),
+                    tuple("NVML reads", "railyard-gpu"), tuple("NVML shutdown", "railyard-nvml-shutdown"));
             assertThat(t.phases()).filteredOn(p -> p.name().equals("pci")).extracting(Timings.Phase::thread)
                     .containsOnly(Thread.currentThread().getName());
             assertThat(fake.refcount()).isZero();

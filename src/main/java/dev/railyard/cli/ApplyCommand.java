@@ -1,5 +1,6 @@
 package dev.railyard.cli;
 
+import dev.railyard.apply.ApplyLock;
 import dev.railyard.apply.ApplyReport;
 import dev.railyard.apply.Backups;
 import dev.railyard.apply.Change;
@@ -61,7 +62,8 @@ import java.util.function.BooleanSupplier;
                         + "done. '{node}' in --root becomes each node's name (a scratch root per node)."},
         footer = {"", "Exit codes: 0 done (or nothing to do), 1 interrupted (stopped between two files; the ones written",
                 "are listed), 2 usage, spec, read-only file, nothing to undo or an undo refused over a hand edit,",
-                "3 no space left or a follow-up command (sysctl --system, systemctl daemon-reload) failed;",
+                "3 no space left, another apply running on the same root, or a follow-up command",
+                "(sysctl --system, systemctl daemon-reload) failed;",
                 "across nodes the highest of the nodes' codes, a node unreachable or timed out counting as 3.",
                 "", "Examples:",
                 "  railyard apply --spec cluster.yaml --node gpuserver1",
@@ -159,16 +161,27 @@ public final class ApplyCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (mode.undo) {
-            print(out, ApplyReport.undone(Optional.ofNullable(node), dir.toString(), new Backups(target).undoLatest(force, undoCommand)),
-                    undoCommand);
+            try (ApplyLock lock = ApplyLock.acquire(dir)) {
+                print(out, ApplyReport.undone(Optional.ofNullable(node), dir.toString(),
+                        new Backups(target).undoLatest(force, undoCommand)), undoCommand);
+            }
             return ExitCodes.OK;
         }
-        Rendered r = rendered(dir, target);
         if (!mode.apply) {
+            Rendered r = rendered(dir, target);
             print(out, ApplyReport.of(Optional.of(r.name()), dir.toString(), ApplyReport.Mode.DRY_RUN, r.changes(), Optional.empty(), List.of()),
                     undoCommand);
             return ExitCodes.OK;
         }
+        // taken before the files are read: the diff must be against what no other apply is changing
+        try (ApplyLock lock = ApplyLock.acquire(dir)) {
+            return applyLocked(dir, target, undoCommand, out, err);
+        }
+    }
+
+    private int applyLocked(Path dir, TargetRoot target, String undoCommand, PrintWriter out, PrintWriter err)
+            throws InterruptedException {
+        Rendered r = rendered(dir, target);
         AtomicBoolean stop = new AtomicBoolean();
         // a signal that came while rendering, before this stop action was there, counts too (requested())
         BooleanSupplier stopped = () -> stop.get() || Interrupts.requested();

@@ -22,7 +22,7 @@ if [ ! -f "$aot" ]; then
     -jar "$jar" inventory --format json >/dev/null 2>&1 || rm -f "$aot"
 fi
 # what ./railyard does: short commands with the AOT cache and C1, benchmarks with C2
-ry() { "$java" -Xlog:disable -Xlog:all=off -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:AOTCache="$aot" -jar "$jar" "$@"; }
+ry() { "$java" -Xlog:disable -Xlog:all=off -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData -XX:AOTCache="$aot" -jar "$jar" "$@"; }
 # benchmarks: C2, and the AOT cache as ./railyard gives every command (it holds the JDK's and Jackson's classes)
 ryb() { "$java" -Xlog:disable -Xlog:all=off -XX:+UseSerialGC -XX:AOTCache="$aot" -jar "$jar" "$@"; }
 ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
@@ -221,27 +221,6 @@ phase_sweep() {
   echo "rc=$?" >>"$f"
 }
 
-# A/B/C of inventory's start-up on one machine, interleaved: .device/app/railyard-a.jar and railyard-c.jar (other
-# builds, carried beside railyard.jar to share its lib/), each with its own AOT cache, against nvidia-smi -q.
-phase_invab() {
-  local f="$logs/inventory-abc.txt" v j
-  for v in a c; do
-    [ -f "$dev/app/railyard-$v.jar" ] && "$java" -XX:AOTCacheOutput="$rt/railyard-$v.aot" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
-      -Xlog:disable -Xlog:all=off -jar "$dev/app/railyard-$v.jar" inventory --format json >/dev/null 2>&1
-  done
-  echo "# wall ms, interleaved: a | b (railyard.jar) | c | nvidia-smi -q" >"$f"
-  for i in $(seq "${ROUNDS:-10}"); do
-    line="$i"
-    for v in a b c; do
-      j="$dev/app/railyard-$v.jar"; a="$rt/railyard-$v.aot"
-      [ "$v" = b ] && { j="$jar"; a="$aot"; }
-      t=$(date +%s%N); "$java" -Xlog:disable -Xlog:all=off -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:AOTCache="$a" \
-        -jar "$j" inventory --format json >/dev/null 2>&1; line="$line $(ms "$t")"
-    done
-    t=$(date +%s%N); nvidia-smi -q >/dev/null 2>&1; echo "$line $(ms "$t")" >>"$f"
-  done
-}
-
 # JVM options against each other on the same jar, interleaved (ROUNDS, default 15): the AOT cache as ./railyard
 # trains it; the same with reflection through native accessors (-Djdk.reflect.useNativeAccessorOnly=true, its own
 # cache trained with it), which Jackson's and picocli's first reflective calls use; and railyard-a.jar (the previous
@@ -273,7 +252,9 @@ phase_invflags() {
 }
 
 # This build against another (.device/app/railyard-a.jar, the same libs), each with its own AOT cache trained as
-# ./railyard trains it, and nvidia-smi -q, interleaved; then --timings of this build, three runs.
+# ./railyard trains it, and nvidia-smi -q, interleaved; then --timings of this build, three runs. This build runs
+# with ry's flags; railyard-a.jar with those ./railyard gave before short commands dropped hsperfdata
+# (-XX:-UsePerfData).
 phase_invab() {
   local f="$logs/inventory-ab.txt" olda="$rt/railyard-a.aot" t line
   local base=(-Xlog:disable -Xlog:all=off -XX:+UseSerialGC -XX:TieredStopAtLevel=1)

@@ -13,6 +13,8 @@ rm -rf .device/app .device/test && mkdir -p .device/app .device/test
 cp -r target/railyard.jar target/lib .device/app/
 mkdir -p .device/test/test-classes/dev/railyard && cp -r target/test-classes/dev/railyard/nativelib .device/test/test-classes/dev/railyard/
 m2="$HOME/.m2/repository"
+# the console launcher is no dependency of the build: fetched into the local repository the first time
+JAVA_HOME="$java_home" mvn -B -q -ntp dependency:get -Dartifact=org.junit.platform:junit-platform-console-standalone:1.14.1
 cp "$m2/org/junit/platform/junit-platform-console-standalone/1.14.1/junit-platform-console-standalone-1.14.1.jar" .device/test/junit-platform-console-standalone.jar
 cp "$m2/org/assertj/assertj-core/3.27.7/assertj-core-3.27.7.jar" .device/test/assertj-core.jar
 cp "$m2/net/bytebuddy/byte-buddy/1.18.3/byte-buddy-1.18.3.jar" .device/test/byte-buddy.jar

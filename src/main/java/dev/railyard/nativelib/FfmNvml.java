@@ -25,6 +25,9 @@ public final class FfmNvml implements AutoCloseable {
     /** The soname the driver installs; looked up through the dynamic loader's path, as nvidia-smi does. */
     public static final String LIBRARY = "libnvidia-ml.so.1";
 
+    /** The thread that rehearses the reads beside nvmlInit_v2 (tests check that none outlives {@link #open}). */
+    static final String REHEARSAL_THREAD = "railyard-nvml-rehearsal";
+
     private final Arena library;
     private final NvmlFunctions functions;
     private boolean closed;
@@ -64,8 +67,13 @@ public final class FfmNvml implements AutoCloseable {
             arena.close();
             return new NvmlLoad.Unavailable(nameOrPath + " has no nvmlInit_v2");
         }
-        rehearseReadsBeside(functions);
-        int rc = functions.call(NvmlSymbol.INIT_V2);
+        Thread rehearsal = rehearseReadsBeside(functions);
+        int rc;
+        try {
+            rc = functions.call(NvmlSymbol.INIT_V2);
+        } finally {
+            awaitUninterruptibly(rehearsal);
+        }
         if (rc != NvmlError.SUCCESS) {
             String text = functions.errorString(rc);
             arena.close();
@@ -80,10 +88,16 @@ public final class FfmNvml implements AutoCloseable {
      * after it then run without first-use costs (1 x H100: inventory 141 -> 134 ms median, docs/benchmarks.md run
      * 20). The rehearsal's result is thrown away. Then nvmlErrorString's handle is built, for the first read that
      * fails (run 31).
+     *
+     * <p>{@link #open} waits for it before it goes on, so no rehearsal outlives the call that started it: when a
+     * library's arena is closed (an init failure, a quick session), nothing else is running on its functions. On a GPU
+     * the wait costs nothing (nvmlInit_v2 takes longer). A build that let it run on had a CI test JVM abort in the
+     * fake NVML's tests, where init fails at once and the arena was closed while the rehearsal still ran (the CI log
+     * kept no crash report, so that overlap is the suspect, not a proven cause).
      */
-    private static void rehearseReadsBeside(NvmlFunctions functions) {
+    private static Thread rehearseReadsBeside(NvmlFunctions functions) {
         NvmlFunctions rehearsal = functions.rehearsal();
-        Thread.ofPlatform().daemon().name("railyard-nvml-rehearsal").start(() -> {
+        return Thread.ofPlatform().daemon().name(REHEARSAL_THREAD).start(() -> {
             try {
                 new NvmlDeviceReader(rehearsal, false).read(0);
                 system(rehearsal);
@@ -92,6 +106,20 @@ public final class FfmNvml implements AutoCloseable {
                 // only a warm-up: whatever went wrong here goes wrong again in the real read, which reports it
             }
         });
+    }
+
+    /** The rehearsal is a few milliseconds of CPU work; an interrupt is kept for the caller, not acted on here. */
+    private static void awaitUninterruptibly(Thread rehearsal) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                rehearsal.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) Thread.currentThread().interrupt();
     }
 
     /** The function table (tests look at what it has prepared). */

@@ -10,6 +10,7 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.nio.file.Path;
+import java.util.List;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -111,9 +112,27 @@ class NvmlFunctionsTest {
         NvmlLoad load = FfmNvml.open(fake.path());
         assertThat(load).isInstanceOf(NvmlLoad.Ready.class);
         try (FfmNvml nvml = ((NvmlLoad.Ready) load).nvml()) {
-            long deadline = System.nanoTime() + 30_000_000_000L;
-            while (!nvml.functions().errorStringPrepared() && System.nanoTime() < deadline) Thread.sleep(5);
             assertThat(nvml.functions().errorStringPrepared()).as("built by the rehearsal's thread").isTrue();
         }
+    }
+
+    @Test
+    void noRehearsalOutlivesTheOpenThatStartedItWhetherInitSucceedsOrFails() throws Throwable {
+        // the fake's init answers at once, so a rehearsal left running would still be at work here
+        for (int initResult : new int[] {0, 9}) {
+            fake.setInitResult(initResult);
+            try {
+                NvmlLoad load = FfmNvml.open(fake.path());
+                assertThat(rehearsalsRunning()).as("init result %d", initResult).isEmpty();
+                if (load instanceof NvmlLoad.Ready(FfmNvml nvml)) nvml.close();
+            } finally {
+                fake.setInitResult(0);
+            }
+        }
+    }
+
+    private static List<Thread> rehearsalsRunning() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals(FfmNvml.REHEARSAL_THREAD) && t.isAlive()).toList();
     }
 }

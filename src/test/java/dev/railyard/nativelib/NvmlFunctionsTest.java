@@ -11,6 +11,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadFactory;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -118,21 +120,33 @@ class NvmlFunctionsTest {
 
     @Test
     void noRehearsalOutlivesTheOpenThatStartedItWhetherInitSucceedsOrFails() throws Throwable {
-        // the fake's init answers at once, so a rehearsal left running would still be at work here
+        // each rehearsal starts 300 ms late, so one that open() did not wait for is still alive when it returns
+        List<Thread> rehearsals = new CopyOnWriteArrayList<>();
+        ThreadFactory late = r -> {
+            Thread t = Thread.ofPlatform().daemon().unstarted(() -> {
+                try {
+                    Thread.sleep(300);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                r.run();
+            });
+            rehearsals.add(t);
+            return t;
+        };
         for (int initResult : new int[] {0, 9}) {
             fake.setInitResult(initResult);
             try {
-                NvmlLoad load = FfmNvml.open(fake.path());
-                assertThat(rehearsalsRunning()).as("init result %d", initResult).isEmpty();
-                if (load instanceof NvmlLoad.Ready(FfmNvml nvml)) nvml.close();
+                NvmlLoad load = FfmNvml.open(fake.path(), false, late);
+                assertThat(rehearsals).as("init result %d", initResult).hasSize(initResult == 0 ? 1 : 2)
+                        .noneMatch(Thread::isAlive);
+                if (load instanceof NvmlLoad.Ready(FfmNvml nvml)) {
+                    assertThat(nvml.functions().errorStringPrepared()).isTrue();
+                    nvml.close();
+                }
             } finally {
                 fake.setInitResult(0);
             }
         }
-    }
-
-    private static List<Thread> rehearsalsRunning() {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().equals(FfmNvml.REHEARSAL_THREAD) && t.isAlive()).toList();
     }
 }

@@ -40,7 +40,7 @@ public final class FfmNvml implements AutoCloseable {
 
     /** The driver's NVML, found by the loader (LD_LIBRARY_PATH, ld.so.cache). */
     public static NvmlLoad open() {
-        return open(LIBRARY, NvmlFunctions.exactDescriptorsByDefault());
+        return open(LIBRARY, NvmlFunctions.exactDescriptorsByDefault(), REHEARSALS);
     }
 
     /** NVML from an explicit file: tests load a fake built from src/test/c/fake_nvml.c. */
@@ -56,10 +56,6 @@ public final class FfmNvml implements AutoCloseable {
     /** As {@link #open(Path, boolean)} with the rehearsal on a thread of {@code rehearsals} (a test's, slowed down). */
     static NvmlLoad open(Path library, boolean exactDescriptors, ThreadFactory rehearsals) {
         return open(library.toAbsolutePath().toString(), exactDescriptors, rehearsals);
-    }
-
-    private static NvmlLoad open(String nameOrPath, boolean exactDescriptors) {
-        return open(nameOrPath, exactDescriptors, REHEARSALS);
     }
 
     private static NvmlLoad open(String nameOrPath, boolean exactDescriptors, ThreadFactory rehearsals) {

@@ -27,7 +27,8 @@ public final class FfmNvml implements AutoCloseable {
     public static final String LIBRARY = "libnvidia-ml.so.1";
 
     /** Where the rehearsal of the reads runs, beside nvmlInit_v2: a daemon, so it never holds up the JVM's exit. */
-    private static final ThreadFactory REHEARSALS = Thread.ofPlatform().daemon().name("railyard-nvml-rehearsal").factory();
+    private static final ThreadFactory REHEARSALS =
+            Thread.ofPlatform().daemon().name("railyard-nvml-rehearsal").factory();
 
     private final Arena library;
     private final NvmlFunctions functions;
@@ -50,7 +51,7 @@ public final class FfmNvml implements AutoCloseable {
 
     /** As {@link #open(Path)}, each function bound with its own descriptor or all through one shape (tests do both). */
     static NvmlLoad open(Path library, boolean exactDescriptors) {
-        return open(library.toAbsolutePath().toString(), exactDescriptors, REHEARSALS);
+        return open(library, exactDescriptors, REHEARSALS);
     }
 
     /** As {@link #open(Path, boolean)} with the rehearsal on a thread of {@code rehearsals} (a test's, slowed down). */
@@ -89,17 +90,18 @@ public final class FfmNvml implements AutoCloseable {
     }
 
     /**
-     * Rehearses the reads ({@link NvmlFunctions#rehearsal()}) on a daemon thread while this one goes on into
+     * Rehearses the reads ({@link NvmlFunctions#rehearsal()}) on another thread while this one goes on into
      * nvmlInit_v2, which waits in the driver: on one GPU that wait is longer than the rehearsal, and the real reads
      * after it then run without first-use costs (1 x H100: inventory 141 -> 134 ms median, docs/benchmarks.md run
      * 20). The rehearsal's result is thrown away. Then nvmlErrorString's handle is built, for the first read that
      * fails (run 31).
      *
      * <p>{@link #open} waits for it before it goes on, so no rehearsal outlives the call that started it: when a
-     * library's arena is closed (an init failure, a quick session), nothing else is running on its functions. On a GPU
-     * the wait cost nothing measurable (1 x H200, run 33: 134 ms median with it, 137 without). A build that let it run on had a CI test JVM abort in the
-     * fake NVML's tests, where init fails at once and the arena was closed while the rehearsal still ran (the CI log
-     * kept no crash report, so that overlap is the suspect, not a proven cause).
+     * library's arena is closed (an init failure, a quick session), nothing else is running on its functions. On a
+     * GPU the wait cost nothing measurable (1 x H200, run 33: 134 ms median with it, 137 without). A build that let
+     * it run on had a CI test JVM abort in the fake NVML's tests, where init fails at once and the arena was closed
+     * while the rehearsal still ran (the CI log kept no crash report, so that overlap is the suspect, not a proven
+     * cause).
      */
     private static Thread rehearseReadsBeside(NvmlFunctions functions, ThreadFactory rehearsals) {
         NvmlFunctions rehearsal = functions.rehearsal();

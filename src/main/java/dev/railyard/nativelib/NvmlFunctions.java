@@ -46,10 +46,10 @@ final class NvmlFunctions {
     private volatile MethodHandle uniform;
     /** Per function, exact-descriptor spreaders taking Object[] (made on first use; other ABIs only). */
     private final Map<NvmlSymbol, MethodHandle> spreaders = new ConcurrentHashMap<>();
-    /** nvmlErrorString, returning a pointer: made on first use, only when a call failed. */
+    /** nvmlErrorString, returning a pointer: built by {@link #prepareErrorString} or the first failed call. */
     private volatile MethodHandle errorStringHandle;
     private final boolean exact;
-    /** A rehearsal: arguments are checked, nothing is called, every call answers NVML_SUCCESS (see {@link #rehearsal()}). */
+    /** A rehearsal: arguments checked, nothing called, every call answers NVML_SUCCESS ({@link #rehearsal()}). */
     private final boolean rehearsal;
 
     private NvmlFunctions(Linker linker, Map<NvmlSymbol, MemorySegment> addresses, boolean exact, boolean rehearsal) {
@@ -77,8 +77,7 @@ final class NvmlFunctions {
      * answers NVML_SUCCESS without calling the library, so the out-parameters keep the zeros they were allocated
      * with. Running the reads this way on another thread while nvmlInit_v2 works in the driver loads and links the
      * Java side of every read (the records, the memory accessors, the pattern switches: 7-9 ms on the 2-core VM with
-     * the fake NVML)
-     * before the real reads need it.
+     * the fake NVML) before the real reads need it.
      */
     NvmlFunctions rehearsal() {
         return new NvmlFunctions(linker, addresses, exact, true);

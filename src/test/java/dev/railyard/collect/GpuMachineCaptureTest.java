@@ -22,8 +22,8 @@ import java.util.Optional;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * `railyard capture` of the lent GPU test machine (4x H200, see the tree's SOURCE.txt), read back with --root: what
- * the live inventory showed there (docs/runs/2026-11-22-h200x4-run4/inventory.txt) must come back from the capture.
+ * `railyard capture` of a 4x H200 machine (see the tree's SOURCE.txt), read back with --root: what the live inventory
+ * showed there (docs/gpu-machine-2026-11-22.md) must come back from the capture.
  * Read from the source tree, not target/test-classes, because resource copying would flatten its symlinks.
  */
 class GpuMachineCaptureTest {

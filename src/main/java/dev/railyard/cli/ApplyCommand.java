@@ -5,6 +5,7 @@ import dev.railyard.apply.ApplyReport;
 import dev.railyard.apply.Backups;
 import dev.railyard.apply.Change;
 import dev.railyard.apply.FollowUps;
+import dev.railyard.apply.HostNameCheck;
 import dev.railyard.apply.Installer;
 import dev.railyard.apply.TargetRoot;
 import dev.railyard.collect.InfinibandCollector;
@@ -99,7 +100,8 @@ public final class ApplyCommand implements Callable<Integer> {
         boolean undo;
     }
 
-    @Option(names = "--force", description = "With --undo: restore even files changed by hand since the apply "
+    @Option(names = "--force", description = "With --apply: write even when this host's name is not --node's. "
+            + "With --undo: restore even files changed by hand since the apply "
             + "(each hand edit is kept in the backup's hand-edited/ directory).")
     boolean force;
 
@@ -157,7 +159,10 @@ public final class ApplyCommand implements Callable<Integer> {
         if (!Files.isDirectory(dir)) throw new RailyardException.Usage("--root " + dir + " is not a directory", "");
         TargetRoot target = new TargetRoot(dir);
         String undoCommand = "railyard apply --undo" + (live.test(dir) ? "" : " --root " + dir);
-        if (force && !mode.undo) throw new RailyardException.Usage("--force goes with --undo only", "railyard apply --undo --force");
+        if (force && !mode.undo && !mode.apply) {
+            throw new RailyardException.Usage("--force goes with --apply (a host named otherwise than --node) or --undo (hand edits)",
+                    "railyard apply --undo --force");
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (mode.undo) {
@@ -239,10 +244,20 @@ public final class ApplyCommand implements Callable<Integer> {
     private Rendered rendered(Path dir, TargetRoot target) {
         ClusterSpec cluster = cluster();
         HostRoot host = isLive(dir) ? HostRoot.live() : HostRoot.at(dir);
-        String name = SpecFiles.nodeName(cluster, node != null ? node : host.read("proc/sys/kernel/hostname").optional()
-                .map(String::strip)
+        Optional<String> hostname = HostNameCheck.hostname(host);
+        String name = SpecFiles.nodeName(cluster, node != null ? node : hostname
                 .map(h -> cluster.nodeForHost(h).map(ClusterSpec.Node::name).orElse(h))
                 .orElseThrow(() -> new RailyardException.Usage("no hostname under " + dir, "pass --node NAME")));
+        Optional<String> mismatch = HostNameCheck.mismatch(cluster, name, hostname);
+        if (mismatch.isPresent() && mode.apply && !force) {
+            throw new RailyardException.Usage(mismatch.get() + ": apply would write " + name + "'s files here; nothing was changed",
+                    "run it on " + name + ", or add --force if this host really is " + name);
+        }
+        if (mismatch.isPresent()) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("railyard: warning: " + mismatch.get() + (mode.apply ? " (--force: applying anyway)" : "; --apply would refuse without --force"));
+            err.flush();
+        }
         Optional<List<RdmaDevice>> rdma = host.isDirectory("sys/class/infiniband")
                 ? Optional.of(new InfinibandCollector().collect(host)) : Optional.empty();
         List<RenderedFile> files = NodeRenderer.all().render(cluster, name, rdma, RenderInput.DEFAULT_AGENT_PORT);

@@ -17,6 +17,12 @@ public final class PrometheusRenderer implements Renderer {
         StringBuilder s = new StringBuilder(in.clusterHeader("#"));
         s.append("""
                 # Use it as prometheus.yml on the monitoring host, or copy the scrape job into the one there.
+                # No dcgm-exporter (:9400) or node_exporter (:9100) jobs: the agent replaces both for what the
+                # dashboards read. Its /metrics carries DCGM's names for the GPU (DCGM_FI_DEV_GPU_TEMP, _POWER_USAGE,
+                # _SM_CLOCK, _CLOCK_THROTTLE_REASONS, _XID_ERRORS, _ECC_*, _*_REMAPPED_ROWS, _NVLINK_*_ERROR_COUNT_TOTAL,
+                # _PCIE_LINK_GEN/_WIDTH, _FB_USED/_FREE) and node_exporter's for the fabric (node_infiniband_*,
+                # node_network_up, _carrier, _carrier_changes, _mtu_bytes). Where those exporters run anyway (CPU,
+                # memory and disk come from node_exporter only), add a job for each beside this one.
                 global:
                   scrape_interval: 15s
                   evaluation_interval: 15s

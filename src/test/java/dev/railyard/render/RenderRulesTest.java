@@ -83,7 +83,9 @@ class RenderRulesTest {
         assertThat(Examples.file(files, HostsRenderer.PATH).content()).contains("\n192.168.100.2\tspark-02-mesh\n")
                 .contains("# spark-02 is reached as spark-02 (a name, resolved by DNS)");
         assertThat(Examples.file(files, SshConfigRenderer.PATH).content())
-                .contains("Host spark-02-mesh\n    HostName 192.168.100.2\n    User geo\n");
+                .contains("Host spark-02-mesh\n    HostName 192.168.100.2\n")
+                .doesNotContain("HostName 192.168.100.2\n    User geo")
+                .endsWith("Match localuser geo\n    User geo\n");
     }
 
     @Test

@@ -47,6 +47,8 @@ public final class Main {
         m.put("bundle", t -> new BundleCommand());
         m.put("completion", t -> new CompletionCommand());
         m.put("man", t -> new ManCommand());
+        m.put("version", t -> new VersionCommand());
+        m.put("help", t -> new HelpCommand());
         return Collections.unmodifiableMap(m);
     }
 
@@ -139,7 +141,8 @@ public final class Main {
             // the version alone needs no subcommand: building them all took 192 ms against inventory's 125 (1 x H200)
             return build(startup, Set.of(), Set.of());
         }
-        if (words.isEmpty() || !SUBCOMMANDS.containsKey(words.getFirst())) {
+        // help CMD needs the command it is asked about: build them all, as for a typo
+        if (words.isEmpty() || !SUBCOMMANDS.containsKey(words.getFirst()) || words.getFirst().equals("help")) {
             return build(startup, SUBCOMMANDS.keySet(), BENCH.keySet());
         }
         // bench nccl builds bench and nccl only, not tcp, rdma, gpu and storage as well (115 ms on a loaded VM)

@@ -6,15 +6,19 @@ import dev.railyard.model.NodeOutcome;
 import dev.railyard.model.NodeStatus;
 import dev.railyard.model.Severity;
 import dev.railyard.model.ValidationReport;
+import dev.railyard.report.FindingGroups;
 import dev.railyard.report.FindingsText;
+import dev.railyard.report.MeasurementSummary;
+import dev.railyard.report.TextStyle;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * validate's summary for people: nodes and how far each got, the culprits with evidence and fix, every finding that
- * is not a PASS (PASSes are counted; the report files hold them all), and the verdict. UNKNOWN is spelled out: it
+ * validate's summary for people: nodes and how far each got, what was measured (one line per benchmark with its
+ * number), the culprits with evidence and fix, every finding that is not a PASS (PASSes are counted; the report files
+ * hold them all; the same finding on many nodes is one line), and the verdict. UNKNOWN is spelled out: it
  * is not a pass, and its exit code (ExitCodes.of) says whether a node or the run itself was left unproven.
  */
 final class ValidateText {
@@ -26,12 +30,11 @@ final class ValidateText {
         StringBuilder out = new StringBuilder();
         out.append("Validation of ").append(r.cluster()).append(" (run ").append(r.runId()).append(", ")
                 .append(r.launcher()).append(" launcher").append(r.complete() ? "" : ", INTERRUPTED").append(")\n\n");
-        out.append("Nodes\n");
-        int w = Math.max(4, r.nodes().stream().mapToInt(n -> n.node().length()).max().orElse(4));
-        for (NodeOutcome n : r.nodes()) {
-            long fails = n.findings().stream().filter(f -> f.severity() == Severity.FAIL).count();
-            out.append(String.format(Locale.ROOT, "  %-" + w + "s  %-11s  %s%n", n.node(), n.status(),
-                    n.status() == NodeStatus.COMPLETED ? n.findings().size() + " findings, " + fails + " FAIL" : n.detail()));
+        nodes(out, r);
+        List<MeasurementSummary.Line> measured = MeasurementSummary.of(r);
+        if (!measured.isEmpty()) {
+            out.append("\nMeasurements\n");
+            out.append(MeasurementSummary.table(measured, TextStyle.PLAIN.width()));
         }
         if (!r.pairs().isEmpty()) {
             long retests = r.pairs().stream().filter(p -> p.attempt() > 1).count();
@@ -46,11 +49,40 @@ final class ValidateText {
                         .append("      fix: ").append(c.remediation()).append('\n');
             }
         }
-        List<Finding> all = r.allFindings();
+        List<Finding> all = FindingGroups.all(r);
         boolean onlyPass = all.stream().allMatch(f -> f.severity() == Severity.PASS);
-        out.append('\n').append(onlyPass ? "No findings but PASS (" + all.size() + ").\n" : FindingsText.renderAllButPass(r.cluster(), all));
+        out.append('\n').append(onlyPass ? "No findings but PASS (" + r.allFindings().size() + ").\n"
+                : FindingsText.renderAllButPass(r.cluster(), all));
         out.append('\n').append(verdict(r)).append('\n');
         return out.toString();
+    }
+
+    /**
+     * Every node and how far it got; above {@link #LISTED} nodes, the ones that completed without a FAIL or WARN are
+     * one line, so the nodes that need a look are not lost among hundreds that do not.
+     */
+    private static void nodes(StringBuilder out, ValidationReport r) {
+        out.append("Nodes\n");
+        boolean fold = r.nodes().size() > LISTED;
+        List<NodeOutcome> shown = r.nodes().stream().filter(n -> !fold || !clean(n)).toList();
+        int w = Math.max(4, shown.stream().mapToInt(n -> n.node().length()).max().orElse(4));
+        for (NodeOutcome n : shown) {
+            long fails = n.findings().stream().filter(f -> f.severity() == Severity.FAIL).count();
+            out.append(String.format(Locale.ROOT, "  %-" + w + "s  %-11s  %s%n", n.node(), n.status(),
+                    n.status() == NodeStatus.COMPLETED ? n.findings().size() + " findings, " + fails + " FAIL" : n.detail()));
+        }
+        int folded = r.nodes().size() - shown.size();
+        if (folded > 0) {
+            out.append("  ").append(shown.isEmpty() ? "all " : "").append(folded).append(shown.isEmpty() ? "" : " other")
+                    .append(" nodes COMPLETED without a FAIL or WARN finding\n");
+        }
+    }
+
+    /** Nodes listed one per line; a larger run folds its clean nodes into one line. */
+    static final int LISTED = 16;
+
+    static boolean clean(NodeOutcome n) {
+        return n.status() == NodeStatus.COMPLETED && n.findings().stream().noneMatch(f -> f.severity().compareTo(Severity.WARN) >= 0);
     }
 
     static String verdict(ValidationReport r) {

@@ -7,6 +7,7 @@ import dev.railyard.check.ShellWord;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
+import dev.railyard.model.Measurement;
 import dev.railyard.model.Reading;
 import dev.railyard.model.Severity;
 import dev.railyard.model.SizeCurve;
@@ -49,9 +50,10 @@ final class BenchStage {
     }
 
     /** What the stage adds to the report; filled as it goes so an interrupted run keeps what was measured. */
-    record Output(List<Finding> findings, List<SizeCurve> curves) {
+    record Output(List<Finding> findings, List<SizeCurve> curves, List<Measurement> measurements) {
         Output() {
-            this(java.util.Collections.synchronizedList(new ArrayList<>()), java.util.Collections.synchronizedList(new ArrayList<>()));
+            this(java.util.Collections.synchronizedList(new ArrayList<>()), java.util.Collections.synchronizedList(new ArrayList<>()),
+                    java.util.Collections.synchronizedList(new ArrayList<>()));
         }
     }
 
@@ -72,6 +74,7 @@ final class BenchStage {
                 StepResult r = step(node(n), args);
                 progress.stepDone(n.outcome().node() + ": bench gpu");
                 out.findings().addAll(stepFindings(n.outcome().node(), "bench gpu", GPU, r));
+                out.measurements().addAll(BenchNumbers.gpu(n.outcome().node(), r));
             } else {
                 out.findings().add(noGpu(n, GPU, "GPU copy benchmark"));
             }
@@ -83,6 +86,7 @@ final class BenchStage {
                 StepResult r = step(node(n), List.of("bench", "storage", "--format", "json"));
                 progress.stepDone(n.outcome().node() + ": bench storage");
                 out.findings().addAll(stepFindings(n.outcome().node(), "bench storage", CheckId.BENCH_STORAGE_SEQ.id(), r));
+                out.measurements().addAll(BenchNumbers.storage(n.outcome().node(), r));
             }
         }
     }
@@ -104,9 +108,12 @@ final class BenchStage {
                 dev.railyard.model.PairKind.TCP_BANDWIDTH);
         String subject = node.name() + " 127.0.0.1";
         switch (PairRunner.outcome(test, c, s)) {
-            case dev.railyard.model.PairOutcome.Measured(double gbps) -> out.findings().add(Finding.pass(LOOPBACK, subject,
-                    String.format(Locale.ROOT, "%.1f Gb/s in 1 s over loopback", gbps),
-                    "a working TCP benchmark path (this proves railyard and the host stack, not a fabric)"));
+            case dev.railyard.model.PairOutcome.Measured(double gbps) -> {
+                out.findings().add(Finding.pass(LOOPBACK, subject,
+                        String.format(Locale.ROOT, "%.1f Gb/s in 1 s over loopback", gbps),
+                        "a working TCP benchmark path (this proves railyard and the host stack, not a fabric)"));
+                out.measurements().add(new Measurement(BenchNumbers.LOOPBACK_TCP, subject, gbps, "Gb/s"));
+            }
             case dev.railyard.model.PairOutcome.Failed(String why) -> out.findings().add(Finding.of(LOOPBACK, Severity.WARN,
                     subject, "no result: " + why, "a TCP benchmark over loopback", Fix.lines(
                             Fix.note("on " + node.name() + ", the same test with its errors on the terminal:"),
@@ -162,7 +169,9 @@ final class BenchStage {
             points.add(new SizeCurve.Point(size.path("bytes").asLong(), t.path("busbwGBps").asDouble()));
             wrong += Math.max(0, t.path("wrong").asLong()) + Math.max(0, size.path("inPlace").path("wrong").asLong());
         }
-        out.curves().add(new SizeCurve("NCCL all_reduce busbw", subject, "GB/s", points));
+        SizeCurve curve = new SizeCurve(BenchNumbers.NCCL_BUSBW, subject, "GB/s", points);
+        out.curves().add(curve);
+        out.measurements().addAll(BenchNumbers.nccl(curve));
         SizeCurve.Point last = points.isEmpty() ? new SizeCurve.Point(0, 0) : points.getLast();
         out.findings().addAll(NcclSweepVerdict.judge(subject, r.path("nranks").asInt(ranks), last.bytes(), last.value(), wrong,
                 r.path("complete").asBoolean(false) && !points.isEmpty(), spec.expect().ncclBusbwGBps()));

@@ -104,6 +104,7 @@ public final class ClusterValidation {
         new BenchStage(launcher, spec, settings, slots, progress, commandLine).run(ordered, bench);
         recorder.findingsAdded(runId, "bench", List.copyOf(bench.findings()));
         bench.curves().forEach(c -> recorder.curveMeasured(runId, c));
+        recorder.measured(runId, List.copyOf(bench.measurements()));
         stopIfAStepWasStopped();
 
         ValidationReport report = report(true);
@@ -228,6 +229,6 @@ public final class ClusterValidation {
         return new ValidationReport(ValidationReport.SCHEMA_VERSION, runId, spec.cluster(), launcher.name(), startedAt,
                 Optional.of(clock.now()), complete, rounds, orderedNodes().stream().map(NodeStage.NodeResult::outcome).toList(),
                 List.copyOf(clusterFindings), List.copyOf(pairs), judged.findings(), judged.culprits(),
-                List.copyOf(bench.findings()), List.copyOf(bench.curves()));
+                List.copyOf(bench.findings()), List.copyOf(bench.curves()), List.copyOf(bench.measurements()));
     }
 }

@@ -2,6 +2,7 @@ package dev.railyard.cluster;
 
 import dev.railyard.model.Culprit;
 import dev.railyard.model.Finding;
+import dev.railyard.model.Measurement;
 import dev.railyard.model.NodeOutcome;
 import dev.railyard.model.PairResult;
 import dev.railyard.model.Severity;
@@ -31,6 +32,10 @@ public interface RunRecorder extends AutoCloseable {
 
     /** One size sweep (NCCL busbw per size, an RDMA sweep) as it completes. */
     default void curveMeasured(String runId, SizeCurve curve) {
+    }
+
+    /** The node benchmarks' numbers (loopback TCP, GPU copies, NCCL busbw, storage), for compare. */
+    default void measured(String runId, List<Measurement> measurements) {
     }
 
     void runFinished(String runId, Instant finishedAt, Severity verdict);

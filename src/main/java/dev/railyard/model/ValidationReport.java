@@ -7,7 +7,7 @@ import java.util.stream.Stream;
 
 /**
  * Everything one validate run found: per node, across the cluster, per pair, who is to blame, and the benchmarks
- * (NCCL, storage, GPU copies) with their curves against message size. {@code complete} is false for a run that was interrupted or is still going; what was
+ * (NCCL, storage, GPU copies) with their curves against message size and their numbers. {@code complete} is false for a run that was interrupted or is still going; what was
  * measured is kept either way. The JSON form of this record (report.json) is documented in docs/validate-report.md.
  */
 public record ValidationReport(
@@ -25,7 +25,8 @@ public record ValidationReport(
         List<Finding> pairFindings,
         List<Culprit> culprits,
         List<Finding> benchFindings,
-        List<SizeCurve> curves) {
+        List<SizeCurve> curves,
+        List<Measurement> measurements) {
 
     public static final int SCHEMA_VERSION = 1;
 
@@ -37,6 +38,16 @@ public record ValidationReport(
         culprits = List.copyOf(culprits);
         benchFindings = List.copyOf(benchFindings);
         curves = List.copyOf(curves);
+        measurements = List.copyOf(measurements);
+    }
+
+    /** A run that measured nothing outside its findings, curves and pairs. */
+    public ValidationReport(int schemaVersion, String runId, String cluster, String launcher, Instant startedAt,
+                            Optional<Instant> finishedAt, boolean complete, int rounds, List<NodeOutcome> nodes,
+                            List<Finding> clusterFindings, List<PairResult> pairs, List<Finding> pairFindings,
+                            List<Culprit> culprits, List<Finding> benchFindings, List<SizeCurve> curves) {
+        this(schemaVersion, runId, cluster, launcher, startedAt, finishedAt, complete, rounds, nodes, clusterFindings,
+                pairs, pairFindings, culprits, benchFindings, curves, List.of());
     }
 
     /** Every finding of the run: node, cluster, pair and bench. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import dev.railyard.model.Culprit;
 import dev.railyard.model.CulpritKind;
 import dev.railyard.model.Finding;
+import dev.railyard.model.Measurement;
 import dev.railyard.model.NodeOutcome;
 import dev.railyard.model.NodeStatus;
 import dev.railyard.model.PairKind;
@@ -140,6 +141,9 @@ public final class HistoryReader implements AutoCloseable {
         List<SizeCurve> curves = new ArrayList<>();
         query("SELECT title, subject, unit, points FROM size_curve WHERE run_id = ? ORDER BY seq", runId,
                 rs -> curves.add(new SizeCurve(rs.getString(1), rs.getString(2), rs.getString(3), points(rs.getString(4)))));
+        List<Measurement> measurements = new ArrayList<>();
+        query("SELECT benchmark, subject, value, unit FROM measurement WHERE run_id = ? ORDER BY seq", runId,
+                rs -> measurements.add(new Measurement(rs.getString(1), rs.getString(2), rs.getDouble(3), rs.getString(4))));
         int rounds = pairs.stream().mapToInt(PairResult::round).max().orElse(0);
         List<Finding> bench = new ArrayList<>();
         byScope.forEach((scope, fs) -> {
@@ -147,7 +151,7 @@ public final class HistoryReader implements AutoCloseable {
         });
         return new ValidationReport(ValidationReport.SCHEMA_VERSION, runId, cluster, launcher, started, finished,
                 finished.isPresent(), rounds, nodes, byScope.getOrDefault("cluster", List.of()), pairs,
-                byScope.getOrDefault("pairs", List.of()), culprits, bench, curves);
+                byScope.getOrDefault("pairs", List.of()), culprits, bench, curves, measurements);
     }
 
     private interface Row {

@@ -78,7 +78,16 @@ final class Schema {
                       unit TEXT NOT NULL,
                       points TEXT NOT NULL)""",
                     "CREATE INDEX pair_result_run ON pair_result (run_id)",
-                    "CREATE INDEX finding_run ON finding (run_id)"));
+                    "CREATE INDEX finding_run ON finding (run_id)"),
+            // 3: the node benchmarks' numbers (loopback TCP, GPU copies, NCCL busbw, storage), so compare has them.
+            List.of("""
+                    CREATE TABLE measurement (
+                      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                      run_id TEXT NOT NULL REFERENCES run(id),
+                      benchmark TEXT NOT NULL,
+                      subject TEXT NOT NULL,
+                      value REAL NOT NULL,
+                      unit TEXT NOT NULL)""", "CREATE INDEX measurement_run ON measurement (run_id)"));
 
     static final int CURRENT = MIGRATIONS.size();
 

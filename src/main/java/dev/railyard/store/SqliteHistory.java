@@ -5,6 +5,7 @@ import dev.railyard.cluster.RunHeader;
 import dev.railyard.cluster.RunRecorder;
 import dev.railyard.model.Culprit;
 import dev.railyard.model.Finding;
+import dev.railyard.model.Measurement;
 import dev.railyard.model.NodeOutcome;
 import dev.railyard.model.PairOutcome;
 import dev.railyard.model.PairResult;
@@ -158,6 +159,24 @@ public final class SqliteHistory implements RunRecorder {
                 st.setString(4, curve.unit());
                 st.setString(5, json(curve.points()));
                 st.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public void measured(String runId, List<Measurement> measurements) {
+        write("measurements", c -> {
+            try (PreparedStatement st = c.prepareStatement("INSERT INTO measurement (run_id, benchmark, subject, value, unit) "
+                    + "VALUES (?, ?, ?, ?, ?)")) {
+                for (Measurement m : measurements) {
+                    st.setString(1, runId);
+                    st.setString(2, m.benchmark());
+                    st.setString(3, m.subject());
+                    st.setDouble(4, m.value());
+                    st.setString(5, m.unit());
+                    st.addBatch();
+                }
+                st.executeBatch();
             }
         });
     }

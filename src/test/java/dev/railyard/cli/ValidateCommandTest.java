@@ -45,6 +45,12 @@ class ValidateCommandTest {
             assertThat(f.path("severity").asText()).as(f.toString()).isEqualTo("PASS");
             assertThat(f.path("observed").asText()).contains("Gb/s");
         });
+        // the same number, as a number: what the summary lists and compare matches
+        assertThat(report.path("measurements")).anySatisfy(m -> {
+            assertThat(m.path("benchmark").asText()).isEqualTo("loopback TCP");
+            assertThat(m.path("unit").asText()).isEqualTo("Gb/s");
+            assertThat(m.path("value").asDouble()).isPositive();
+        });
         JsonNode gpu = bench.stream().filter(f -> f.path("id").asText().equals("bench.gpu")).findFirst().orElseThrow();
         if (!hasNvidiaDriver()) {
             // no GPU here: the GPU steps say they were skipped and why, and never pass
@@ -62,6 +68,7 @@ class ValidateCommandTest {
         CliRun r = run("validate", "--no-history", "--out", out.toString());
         assertThat(r.code()).as(r.err()).isIn(ExitCodes.OK, ExitCodes.FAIL_FINDING);
         assertThat(r.out()).startsWith("Validation of ").contains("Nodes\n").contains("VERDICT: ")
+                .containsPattern("\n  loopback TCP +\\S+ 127\\.0\\.0\\.1 +[0-9.]+ Gb/s\n")
                 .contains("Report: " + out.toAbsolutePath());
         assertThat(Files.isRegularFile(out.resolve("report.json"))).isTrue();
     }

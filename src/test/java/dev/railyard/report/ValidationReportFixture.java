@@ -3,6 +3,7 @@ package dev.railyard.report;
 import dev.railyard.model.Culprit;
 import dev.railyard.model.CulpritKind;
 import dev.railyard.model.Finding;
+import dev.railyard.model.Measurement;
 import dev.railyard.model.NodeFacts;
 import dev.railyard.model.NodeOutcome;
 import dev.railyard.model.NodeStatus;
@@ -97,7 +98,11 @@ public final class ValidationReportFixture {
                         new SizeCurve.Point(65536, 36.3), new SizeCurve.Point(8 << 20, 36.43))));
         return new ValidationReport(ValidationReport.SCHEMA_VERSION, RUN_ID, "homelab-v100 <4 nodes>", "ssh", START,
                 Optional.of(START.plus(Duration.ofSeconds(212))), true, 3, nodes, cluster, pairs, pairFindings,
-                List.of(cable), bench, curves);
+                List.of(cable), bench, curves, List.of(
+                        new Measurement("NCCL all_reduce busbw at 1 GiB", "gpu1, gpu2, gpu3 (6 ranks)", 4.31, "GB/s"),
+                        new Measurement("GPU copy host->device", "gpu1 GPU0", 11.8, "GB/s"),
+                        new Measurement("GPU copy host->device", "gpu1 GPU1", 6.1, "GB/s"),
+                        new Measurement("GPU copy host->device", "gpu2 GPU0", 11.9, "GB/s")));
     }
 
     private static Instant pair(List<PairResult> pairs, List<Finding> findings, String network, String client,

@@ -27,6 +27,7 @@ public final class Recordings {
         rec.culpritsFound(r.runId(), r.culprits());
         for (SizeCurve c : r.curves()) rec.curveMeasured(r.runId(), c);
         rec.findingsAdded(r.runId(), "bench", r.benchFindings());
+        rec.measured(r.runId(), r.measurements());
         r.finishedAt().ifPresent(f -> rec.runFinished(r.runId(), f, r.severity()));
     }
 
@@ -36,6 +37,6 @@ public final class Recordings {
                 r.finishedAt(), r.complete(), r.rounds(),
                 r.nodes().stream().map(n -> new NodeOutcome(n.node(), n.status(), n.detail(), n.findings(),
                         Optional.empty())).toList(),
-                r.clusterFindings(), r.pairs(), r.pairFindings(), r.culprits(), r.benchFindings(), r.curves());
+                r.clusterFindings(), r.pairs(), r.pairFindings(), r.culprits(), r.benchFindings(), r.curves(), r.measurements());
     }
 }

@@ -31,8 +31,9 @@ class SchemaMigrationTest {
         Path db = dir.resolve("h.db");
         History.open(db).close();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db)) {
-            assertThat(versions(c)).containsExactly(1, 2);
-            assertThat(tables(c)).contains("run", "node_result", "pair_result", "finding", "culprit", "size_curve");
+            assertThat(versions(c)).containsExactly(1, 2, 3);
+            assertThat(tables(c)).contains("run", "node_result", "pair_result", "finding", "culprit", "size_curve",
+                    "measurement");
         }
     }
 
@@ -54,7 +55,7 @@ class SchemaMigrationTest {
                     "every pair slow", "check the switch")));
         }
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db)) {
-            assertThat(versions(c)).containsExactly(1, 2);
+            assertThat(versions(c)).containsExactly(1, 2, 3);
         }
         try (HistoryReader reader = History.read(db)) {
             ValidationReport old = reader.load("old");
@@ -62,6 +63,7 @@ class SchemaMigrationTest {
             assertThat(old.pairs()).singleElement().extracting(p -> p.outcome())
                     .isEqualTo(new PairOutcome.Measured(36.4));
             assertThat(old.culprits()).extracting(Culprit::subject).containsExactly("rail rail0");
+            assertThat(old.measurements()).isEmpty();
         }
     }
 

@@ -64,7 +64,7 @@ class SqliteHistoryTest {
                 assertThat(rs.next()).isTrue();
                 assertThat(rs.getString(1)).isEqualTo("wal");
             }
-            assertThat(Schema.version(c)).isEqualTo(Schema.CURRENT).isEqualTo(2);
+            assertThat(Schema.version(c)).isEqualTo(Schema.CURRENT).isEqualTo(3);
         }
     }
 

@@ -78,10 +78,10 @@ public final class AgentHttpServer implements AutoCloseable {
             switch (path) {
                 case "/metrics" -> metrics(ex, s);
                 case "/healthz" -> healthz(ex, s);
-                case "/api/health" -> send(ex, 200, "application/json", AgentJson.health(s));
+                case "/api/health" -> send(ex, 200, "application/json", AgentJson.health(s, now.get(), staleAfter));
                 case "/api/findings" -> send(ex, 200, "application/json", AgentJson.findings(s));
                 case "/api/inventory" -> send(ex, 200, "application/json", AgentJson.inventory(s));
-                case "/" -> send(ex, 200, "text/html; charset=utf-8", StatusPage.render(s));
+                case "/" -> send(ex, 200, "text/html; charset=utf-8", StatusPage.render(s, now.get(), staleAfter));
                 case "/api/clear" -> {
                     ex.getResponseHeaders().set("Allow", "POST");
                     send(ex, 405, "text/plain; charset=utf-8", "POST /api/clear?component=NAME with the token\n");

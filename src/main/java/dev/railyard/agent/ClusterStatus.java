@@ -23,11 +23,17 @@ import java.util.concurrent.Future;
  */
 public final class ClusterStatus {
 
-    /** One node's row: its health, or why it has none; the worst component; GPUs and ports judged and not healthy. */
+    /**
+     * One node's row: its health, or why it has none; the worst component; GPUs and ports judged and not healthy;
+     * how old the agent's newest sample was, and whether the agent called that stale (its health is then the last
+     * one known, not a live one).
+     */
     public record NodeRow(String node, String address, Optional<HealthState> health, String worst, int gpus,
-                          int gpusNotHealthy, int ports, int portsNotHealthy, Optional<String> unreachable) {}
+                          int gpusNotHealthy, int ports, int portsNotHealthy, Optional<Long> sampleAgeMs, boolean stale,
+                          Optional<String> unreachable) {}
 
-    public record Report(int schemaVersion, String cluster, List<NodeRow> nodes, int unhealthy, int unreachable) {}
+    public record Report(int schemaVersion, String cluster, List<NodeRow> nodes, int unhealthy, int unreachable,
+                         int stale) {}
 
     private ClusterStatus() {
     }
@@ -48,7 +54,8 @@ public final class ClusterStatus {
         }
         int unhealthy = (int) rows.stream().filter(r -> r.health().orElse(null) == HealthState.UNHEALTHY).count();
         int unreachable = (int) rows.stream().filter(r -> r.unreachable().isPresent()).count();
-        return new Report(AgentJson.SCHEMA_VERSION, spec.cluster(), rows, unhealthy, unreachable);
+        int stale = (int) rows.stream().filter(NodeRow::stale).count();
+        return new Report(AgentJson.SCHEMA_VERSION, spec.cluster(), rows, unhealthy, unreachable, stale);
     }
 
     private static NodeRow ask(HttpClient client, ClusterSpec.Node n, int port, Duration timeout) {
@@ -89,10 +96,14 @@ public final class ClusterStatus {
                 if (bad) portsBad++;
             }
         }
-        return new NodeRow(n.name(), n.address(), Optional.of(state), worst, gpus, gpusBad, ports, portsBad, Optional.empty());
+        JsonNode age = health.path("sampleAgeMs");
+        // an agent without the field is an older one: no age known, not called stale
+        boolean stale = health.path("stale").asBoolean(false);
+        return new NodeRow(n.name(), n.address(), Optional.of(state), worst, gpus, gpusBad, ports, portsBad,
+                age.isNumber() ? Optional.of(age.asLong()) : Optional.empty(), stale, Optional.empty());
     }
 
     private static NodeRow unreachable(ClusterSpec.Node n, String why) {
-        return new NodeRow(n.name(), n.address(), Optional.empty(), "", 0, 0, 0, 0, Optional.of(why));
+        return new NodeRow(n.name(), n.address(), Optional.empty(), "", 0, 0, 0, 0, Optional.empty(), false, Optional.of(why));
     }
 }

@@ -1,5 +1,6 @@
 package dev.railyard.agent;
 
+import dev.railyard.collect.SourceReads;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NodeInventory;
 
@@ -7,10 +8,19 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-/** One sampling of the node: what was read, what the checks and detectors made of it, and how long it took. */
-public record NodeSample(Instant at, NodeInventory inventory, List<Finding> findings, Duration took) {
+/**
+ * One sampling of the node: what was read, what the checks and detectors made of it, how long it took, and which
+ * sources gave no answer in time (their components are UNKNOWN in {@code findings}).
+ */
+public record NodeSample(Instant at, NodeInventory inventory, List<Finding> findings, Duration took,
+                         List<SourceReads.Stuck> stuck) {
 
     public NodeSample {
         findings = List.copyOf(findings);
+        stuck = List.copyOf(stuck);
+    }
+
+    public NodeSample(Instant at, NodeInventory inventory, List<Finding> findings, Duration took) {
+        this(at, inventory, findings, took, List.of());
     }
 }

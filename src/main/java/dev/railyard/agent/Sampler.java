@@ -3,6 +3,7 @@ package dev.railyard.agent;
 import dev.railyard.check.CheckInput;
 import dev.railyard.check.CheckRunner;
 import dev.railyard.collect.InventoryCollector;
+import dev.railyard.collect.SourceReads;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NodeInventory;
@@ -30,9 +31,17 @@ public final class Sampler {
     private final Optional<ClusterSpec> spec;
     private final String node;
     private final Clock clock;
+    private final Optional<SourceReads> reads;
 
     public Sampler(HostRoot root, InventoryCollector collector, CheckRunner checks, List<Detector> detectors,
                    Optional<ClusterSpec> spec, String node, Clock clock) {
+        this(root, collector, checks, detectors, spec, node, clock, Optional.empty());
+    }
+
+    /** With {@code reads}, every source is read within its own deadline (the agent); without, inline (tests, --once). */
+    public Sampler(HostRoot root, InventoryCollector collector, CheckRunner checks, List<Detector> detectors,
+                   Optional<ClusterSpec> spec, String node, Clock clock, Optional<SourceReads> reads) {
+        this.reads = reads;
         this.root = root;
         this.collector = collector;
         this.checks = checks;
@@ -44,7 +53,15 @@ public final class Sampler {
 
     public NodeSample sample() {
         long start = clock.nanoTime();
-        NodeInventory inventory = collector.collect(root);
+        List<SourceReads.Stuck> stuck = List.of();
+        NodeInventory inventory;
+        if (reads.isPresent()) {
+            InventoryCollector.Sourced sourced = collector.collect(root, reads.get());
+            inventory = sourced.inventory();
+            stuck = sourced.stuck();
+        } else {
+            inventory = collector.collect(root);
+        }
         Instant now = clock.now();
         Set<String> superseded = new HashSet<>();
         detectors.forEach(d -> superseded.addAll(d.supersedes()));
@@ -53,8 +70,9 @@ public final class Sampler {
             if (!superseded.contains(f.id())) findings.add(f);
         }
         for (Detector d : detectors) findings.addAll(d.observe(inventory, now));
+        if (!stuck.isEmpty()) findings = StuckSources.judge(findings, stuck, node);
         findings.sort(CheckRunner.WORST_FIRST);
-        return new NodeSample(now, inventory, findings, Duration.ofNanos(clock.nanoTime() - start));
+        return new NodeSample(now, inventory, findings, Duration.ofNanos(clock.nanoTime() - start), stuck);
     }
 
     /** What the detectors keep between samples (see {@link Detector#held()}). */

@@ -16,18 +16,34 @@ public final class StatusPage {
     private StatusPage() {
     }
 
+    /** Right after a sample: nothing is stale. */
     public static String render(AgentState s) {
+        return render(s, s.sample().map(NodeSample::at).orElse(s.startedAt()), java.time.Duration.ofDays(1));
+    }
+
+    /**
+     * At {@code now}: a last sample older than {@code staleAfter} is shown as stale, its health as the last one
+     * known rather than a live one.
+     */
+    public static String render(AgentState s, java.time.Instant now, java.time.Duration staleAfter) {
+        java.util.Optional<java.time.Duration> age = s.sample().map(x -> java.time.Duration.between(x.at(), now));
+        boolean stale = age.isPresent() && age.get().compareTo(staleAfter) > 0;
         StringBuilder h = new StringBuilder(8192);
         h.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta http-equiv=\"refresh\" content=\"5\">")
                 .append("<title>railyard agent: ").append(esc(s.node())).append("</title><style>")
                 .append("body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}table{border-collapse:collapse;margin:.5em 0}")
                 .append("td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}")
                 .append(".HEALTHY,.PASS,.INFO{background:#dff3df}.DEGRADED,.WARN,.UNKNOWN{background:#fff3cd}")
-                .append(".UNHEALTHY,.FAIL{background:#f8d7da}code{font-size:.9em}td code{white-space:pre-wrap}svg{vertical-align:middle}</style></head><body>");
-        h.append("<h1>").append(esc(s.node())).append(" <span id=\"health\" class=\"").append(s.health())
-                .append("\">").append(s.health()).append("</span></h1>");
+                .append(".UNHEALTHY,.FAIL,.STALE{background:#f8d7da}code{font-size:.9em}td code{white-space:pre-wrap}svg{vertical-align:middle}</style></head><body>");
+        h.append("<h1>").append(esc(s.node())).append(" <span id=\"health\" class=\"").append(stale ? "STALE" : s.health())
+                .append("\">").append(stale ? "STALE (last known: " + s.health() + ")" : s.health()).append("</span></h1>");
+        if (stale) {
+            h.append("<p id=\"stale\" class=\"STALE\">Sampling stalled: the last sample is ").append(age.get().toSeconds())
+                    .append(" s old (stale after ").append(staleAfter.toSeconds()).append(" s). What follows is the last state known, not the node now.</p>");
+        }
         h.append("<p>").append(s.sampleCount()).append(" samples since ").append(s.startedAt());
-        s.sample().ifPresent(x -> h.append(", last at ").append(x.at()).append(" (").append(x.took().toMillis()).append(" ms)"));
+        s.sample().ifPresent(x -> h.append(", last at ").append(x.at()).append(" (").append(x.took().toMillis())
+                .append(" ms, ").append(age.orElseThrow().toMillis()).append(" ms ago)"));
         if (s.slurm().enabled()) {
             h.append(". Slurm node ").append(esc(s.slurm().slurmNode())).append(": ")
                     .append(esc(s.slurm().lastState().orElse("not asked yet")))
@@ -35,6 +51,9 @@ public final class StatusPage {
                     .append(s.slurm().error().map(e -> ", error: " + esc(e)).orElse(""));
         }
         h.append("</p>");
+        for (var st : s.sample().map(NodeSample::stuck).orElse(List.of())) {
+            h.append("<p class=\"stuck UNKNOWN\">Not read: ").append(esc(st.why())).append(" (since ").append(st.since()).append(")</p>");
+        }
         h.append("<h2>Components</h2><table id=\"components\"><tr><th>component</th><th>state</th><th>reason</th><th>since</th></tr>");
         for (ComponentHealth c : s.components()) {
             h.append("<tr class=\"").append(c.state()).append("\"><td>").append(esc(c.component())).append("</td><td>")

@@ -17,6 +17,7 @@ import dev.railyard.agent.ThermalDetector;
 import dev.railyard.check.CheckRunner;
 import dev.railyard.collect.GpuCollector;
 import dev.railyard.collect.InventoryCollector;
+import dev.railyard.collect.SourceReads;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.RailyardException;
 import dev.railyard.nativelib.FfmNvml;
@@ -114,6 +115,11 @@ public final class AgentCommand implements Callable<Integer> {
             description = "Error counter increase within an hour that makes a port unhealthy (default: ${DEFAULT-VALUE}).")
     long errorsPerHour;
 
+    @Option(names = "--read-deadline", paramLabel = "DURATION", defaultValue = "2s", converter = DurationConverter.class,
+            description = "How long each source (GPUs, RDMA ports, netdevs, host settings, kernel log) may take to be read; "
+                    + "one that takes longer is UNKNOWN while the others keep sampling (default: ${DEFAULT-VALUE}).")
+    Duration readDeadline;
+
     @Option(names = "--slurm", description = "Drain this node in Slurm when unhealthy, resume it when healthy again.")
     boolean slurm;
 
@@ -136,6 +142,9 @@ public final class AgentCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (interval.isZero()) throw new RailyardException.Usage("--interval must be more than 0", "for example --interval 1s");
+        if (readDeadline.isZero() || readDeadline.isNegative()) {
+            throw new RailyardException.Usage("--read-deadline must be more than 0", "for example --read-deadline 2s");
+        }
         HostRoot host = root.hostRoot();
         Optional<ClusterSpec> cluster = specOption.load();
         // the spec's agent.listen unless --listen was given
@@ -167,7 +176,7 @@ public final class AgentCommand implements Callable<Integer> {
                         new LinkFlapDetector(flapWindow, flapChanges),
                         new KernelLinkEventDetector(kernelLog, flapWindow, flapChanges), new PcieReplayDetector(replaysPerHour),
                         new ThermalDetector(warnC, Duration.ofMinutes(1))),
-                cluster, name, clock);
+                cluster, name, clock, Optional.of(new SourceReads(readDeadline, clock)));
     }
 
     /** RAILYARD_NVML names an NVML library file to load instead of the driver's (a test's fake, with --root). */

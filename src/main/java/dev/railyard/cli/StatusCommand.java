@@ -25,7 +25,7 @@ import java.util.concurrent.Callable;
                 "  railyard status --spec cluster.yaml",
                 "  railyard status --spec cluster.yaml --format json \\",
                 "      | jq '.nodes[] | select(.health != \"HEALTHY\")'",
-                "", "Exit codes: 0 no node unhealthy or unreachable, 1 at least one, 2 usage or spec error."})
+                "", "Exit codes: 0 no node unhealthy, unreachable or stale, 1 at least one, 2 usage or spec error."})
 public final class StatusCommand implements Callable<Integer> {
 
     @Mixin
@@ -56,19 +56,23 @@ public final class StatusCommand implements Callable<Integer> {
         if (format.json()) {
             out.println(Json.write(report));
         } else {
-            out.printf("%-16s %-10s %-9s %-9s %s%n", "NODE", "HEALTH", "GPUS", "PORTS", "WORST");
+            out.printf("%-16s %-10s %-9s %-9s %-8s %s%n", "NODE", "HEALTH", "GPUS", "PORTS", "SAMPLED", "WORST");
             for (ClusterStatus.NodeRow r : report.nodes()) {
                 if (r.unreachable().isPresent()) {
-                    out.printf("%-16s %-10s %-9s %-9s %s%n", r.node(), "UNREACHABLE", "-", "-", r.unreachable().get());
+                    out.printf("%-16s %-10s %-9s %-9s %-8s %s%n", r.node(), "UNREACHABLE", "-", "-", "-", r.unreachable().get());
                     continue;
                 }
-                out.printf("%-16s %-10s %-9s %-9s %s%n", r.node(), r.health().orElseThrow(),
+                String age = r.sampleAgeMs().map(ms -> ms < 10_000 ? ms / 1000.0 + "s" : ms / 1000 + "s").orElse("?");
+                out.printf("%-16s %-10s %-9s %-9s %-8s %s%n", r.node(), r.stale() ? "STALE" : r.health().orElseThrow(),
                         (r.gpus() - r.gpusNotHealthy()) + "/" + r.gpus(), (r.ports() - r.portsNotHealthy()) + "/" + r.ports(),
-                        r.worst());
+                        age + " ago", r.stale() ? "sampling stalled; last known " + r.health().orElseThrow()
+                                + (r.worst().isEmpty() ? "" : ", " + r.worst()) : r.worst());
             }
-            out.printf("%d nodes: %d unhealthy, %d unreachable%n", report.nodes().size(), report.unhealthy(), report.unreachable());
+            out.printf("%d nodes: %d unhealthy, %d unreachable, %d stale%n", report.nodes().size(), report.unhealthy(),
+                    report.unreachable(), report.stale());
         }
         out.flush();
-        return report.unhealthy() + report.unreachable() > 0 ? ExitCodes.FAIL_FINDING : ExitCodes.OK;
+        // a stale node's health is no promise of its health now
+        return report.unhealthy() + report.unreachable() + report.stale() > 0 ? ExitCodes.FAIL_FINDING : ExitCodes.OK;
     }
 }

@@ -12,6 +12,7 @@ import dev.railyard.platform.Clock;
 import dev.railyard.platform.HostRoot;
 import dev.railyard.platform.Timings;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -35,6 +36,10 @@ public final class InventoryCollector {
     private SlowParts slow;
     /** The last collection's RDMA devices: the hw_counters between their reads come from here. */
     private List<RdmaDevice> lastRdma;
+    /** The last answers of the sources read within deadlines, lent while a source is stuck. */
+    private GpuInventory lastGpus;
+    private List<NetInterface> lastInterfaces = List.of();
+    private String lastHostname = NodeInventory.UNKNOWN_HOSTNAME;
 
     /**
      * ports/N/hw_counters are read every this many collections (10 s at the agent's 1 s): ~26 files a port that no
@@ -122,6 +127,69 @@ public final class InventoryCollector {
         String hostname = root.read("proc/sys/kernel/hostname").orElse(NodeInventory.UNKNOWN_HOSTNAME);
         return new NodeInventory(hostname, clock.now(), root.toString(), s.host(), s.pci(), gpus, rdma,
                 interfaces, topology.build(s.pci(), gpus, rdma, interfaces), xids);
+    }
+
+    /** An inventory read source by source within deadlines, and the sources that gave no answer in time. */
+    public record Sourced(NodeInventory inventory, List<SourceReads.Stuck> stuck) {
+        public Sourced {
+            stuck = List.copyOf(stuck);
+        }
+    }
+
+    /**
+     * The agent's read: as {@link #collect} keeping the slow parts, but with every source on its own thread and
+     * deadline. A source that gives no answer in time lends its last readings (failed readings the first time) so
+     * the inventory stays whole, and is named in {@link Sourced#stuck()} so its components are judged UNKNOWN.
+     */
+    public Sourced collect(HostRoot root, SourceReads reads) {
+        SlowParts s = slow;
+        boolean slowDue = s == null || collections % slowEvery == 0;
+        boolean hw = collections % HW_COUNTERS_EVERY == 0;
+        collections++;
+        List<RdmaDevice> previous = lastRdma;
+        List<SourceReads.Stuck> stuck = new ArrayList<>();
+        var pciRead = slowDue ? reads.start(SourceReads.Source.PCI, () -> pci.collect(root)) : null;
+        var hostRead = slowDue ? reads.start(SourceReads.Source.HOST, () -> host.collect(root)) : null;
+        var rdmaRead = reads.start(SourceReads.Source.INFINIBAND, () -> slowDue || previous == null
+                ? infiniband.collect(root) : infiniband.refresh(root, previous, hw));
+        var xidRead = reads.start(SourceReads.Source.KERNEL_LOG, () -> kernelLog.collect(root));
+        var nameRead = reads.start(SourceReads.Source.HOSTNAME,
+                () -> root.read("proc/sys/kernel/hostname").orElse(NodeInventory.UNKNOWN_HOSTNAME));
+        List<PciDevice> pciDevices = slowDue ? value(reads.await(pciRead), s == null ? List.of() : s.pci(), stuck) : s.pci();
+        var gpuRead = reads.start(SourceReads.Source.GPU, () -> gpu.collect(root, pciDevices));
+        List<RdmaDevice> rdma = value(reads.await(rdmaRead), previous == null ? List.of() : previous, stuck);
+        var netRead = reads.start(SourceReads.Source.NET, () -> net.collect(root, rdma));
+        HostInfo hostInfo = slowDue ? value(reads.await(hostRead), s == null ? null : s.host(), stuck) : s.host();
+        if (hostInfo == null) hostInfo = unreadHost(stuck.getLast().why());
+        Reading<List<XidEvent>> xids = value(reads.await(xidRead), null, stuck);
+        if (xids == null) xids = Reading.failed(KernelLogCollector.CAPTURED_PATH, stuck.getLast().why());
+        String hostname = value(reads.await(nameRead), lastHostname, stuck);
+        GpuInventory gpus = value(reads.await(gpuRead), lastGpus, stuck);
+        if (gpus == null) gpus = new GpuInventory(Reading.failed("GPUs", stuck.getLast().why()), List.of());
+        List<NetInterface> interfaces = value(reads.await(netRead), lastInterfaces, stuck);
+        if (slowDue) slow = s = new SlowParts(pciDevices, hostInfo, rdma);
+        lastRdma = rdma;
+        lastGpus = gpus;
+        lastInterfaces = interfaces;
+        lastHostname = hostname;
+        return new Sourced(new NodeInventory(hostname, clock.now(), root.toString(), hostInfo, pciDevices, gpus, rdma,
+                interfaces, topology.build(pciDevices, gpus, rdma, interfaces), xids), stuck);
+    }
+
+    private static <T> T value(SourceReads.Outcome<T> outcome, T last, List<SourceReads.Stuck> stuck) {
+        return switch (outcome) {
+            case SourceReads.Outcome.Read<T>(T v) -> v;
+            case SourceReads.Outcome.NotRead<T>(SourceReads.Stuck st) -> {
+                stuck.add(st);
+                yield last;
+            }
+        };
+    }
+
+    private static HostInfo unreadHost(String why) {
+        return new HostInfo(Reading.failed("host", why), Reading.failed("host", why), Reading.failed("host", why),
+                Reading.failed("host", why), Reading.failed("host", why), Reading.failed("host", why),
+                Reading.failed("host", why), List.of());
     }
 
     /** The task's result; its RuntimeException as thrown, an interrupt as IllegalStateException. */

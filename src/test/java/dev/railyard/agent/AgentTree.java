@@ -3,6 +3,7 @@ package dev.railyard.agent;
 import dev.railyard.check.CheckRunner;
 import dev.railyard.collect.GpuCollector;
 import dev.railyard.collect.InventoryCollector;
+import dev.railyard.collect.SourceReads;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.nativelib.FfmNvml;
 import dev.railyard.platform.HostRoot;
@@ -29,6 +30,8 @@ final class AgentTree {
     final KernelLogFollower kernelLog;
     /** The inventory's slow parts are re-read every this many samples (the agent's --reread over --interval). */
     int rereadEvery = 1;
+    /** Sources read each within this deadline, as the agent does; empty reads them inline. */
+    Optional<SourceReads> reads = Optional.empty();
 
     AgentTree(Path dir) throws IOException {
         this.root = dir;
@@ -82,7 +85,7 @@ final class AgentTree {
                         new LinkFlapDetector(Duration.ofMinutes(10), 6),
                         new KernelLinkEventDetector(kernelLog, Duration.ofMinutes(10), 6), new PcieReplayDetector(100),
                         new ThermalDetector(85, Duration.ofMinutes(1))),
-                spec, "n1", clock);
+                spec, "n1", clock, reads);
     }
 
     Agent agent(Optional<ClusterSpec> spec, Optional<Path> nvml, Duration holdDown, Optional<SlurmDrainPolicy> slurm) {

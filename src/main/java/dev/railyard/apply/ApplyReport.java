@@ -23,11 +23,15 @@ public record ApplyReport(Optional<String> node, String root, Mode mode, List<Fi
 
     /**
      * One file, named as on the node ("/etc/hosts"). {@code diff} is the unified diff as lines (a list, so no JSON
-     * string is cut however long the file); {@code previousMode} is the mode on disk when it differs.
+     * string is cut however long the file); {@code previousMode} is the mode on disk when it differs; {@code notes}
+     * say what the diff alone does not (lines kept outside a managed block, a mode chosen for the driver, another
+     * file that defines the same interface).
      */
-    public record FileEntry(String path, FileChange change, String mode, Optional<String> previousMode, List<String> diff) {
+    public record FileEntry(String path, FileChange change, String mode, Optional<String> previousMode, List<String> diff,
+                            List<String> notes) {
         public FileEntry {
             diff = List.copyOf(diff);
+            notes = notes == null ? List.of() : List.copyOf(notes);
         }
     }
 
@@ -52,7 +56,7 @@ public record ApplyReport(Optional<String> node, String root, Mode mode, List<Fi
     public static ApplyReport undone(Optional<String> node, String root, Backups.Backup b) {
         List<FileEntry> files = b.entries().stream().map(e -> new FileEntry("/" + e.path(),
                 e.replaced() ? FileChange.RESTORED : FileChange.REMOVED,
-                e.replaced() ? String.format("%04o", e.mode()) : "", Optional.empty(), List.of())).toList();
+                e.replaced() ? String.format("%04o", e.mode()) : "", Optional.empty(), List.of(), List.of())).toList();
         return new ApplyReport(node, root, Mode.UNDO, files, files.size(), Optional.of(b.dir().toString()), List.of());
     }
 
@@ -64,7 +68,7 @@ public record ApplyReport(Optional<String> node, String root, Mode mode, List<Fi
         };
         Optional<String> previous = c.currentMode().filter(m -> m != c.file().mode()).map(m -> String.format("%04o", m));
         String diff = kind == FileChange.UNCHANGED ? "" : c.diff();
-        return new FileEntry("/" + c.file().path(), kind, c.file().modeOctal(), previous, diff.lines().toList());
+        return new FileEntry("/" + c.file().path(), kind, c.file().modeOctal(), previous, diff.lines().toList(), c.file().notes());
     }
 
     public long count(FileChange change) {

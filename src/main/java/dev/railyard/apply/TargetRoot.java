@@ -36,7 +36,9 @@ public record TargetRoot(Path dir) {
                 continue;
             }
             try {
-                out.add(new Change(f, Optional.of(Files.readString(p, StandardCharsets.UTF_8)), Optional.of(mode(p))));
+                String current = Files.readString(p, StandardCharsets.UTF_8);
+                // a file people also edit: the rendered block goes into what is there, every other line stays
+                out.add(new Change(f.mergedInto(current), Optional.of(current), Optional.of(mode(p))));
             } catch (MalformedInputException e) {
                 throw new RailyardException.Usage(p + " is not UTF-8 text: railyard does not replace it", "inspect it first");
             } catch (IOException e) {

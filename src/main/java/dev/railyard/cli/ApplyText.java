@@ -39,6 +39,7 @@ final class ApplyText {
             f.diff().forEach(line -> s.append(line).append('\n'));
             f.previousMode().ifPresent(m -> s.append("mode ").append(f.path()).append(": ").append(m).append(" -> ")
                     .append(f.mode()).append('\n'));
+            f.notes().forEach(n -> s.append("note ").append(f.path()).append(": ").append(n).append('\n'));
         }
         int total = r.files().size();
         if (r.mode() == ApplyReport.Mode.DRY_RUN) {

@@ -12,7 +12,8 @@ import java.util.Set;
 
 /**
  * etc/nccl.conf: NCCL reads it in every process that loads it, also under srun and mpirun where the seeds'
- * /etc/profile.d/nccl-env.sh (login shells only) never runs and each variable had to be passed with -x.
+ * /etc/profile.d/nccl-env.sh (login shells only) never runs and each variable had to be passed with -x. A managed
+ * block, since people add their own settings to it.
  */
 public final class NcclEnvRenderer implements Renderer {
 
@@ -32,7 +33,10 @@ public final class NcclEnvRenderer implements Renderer {
                 # which NCCL reads as SYS (numbers above 4 are SYS); the name says the same in every NCCL version.
                 NCCL_NET_GDR_LEVEL=SYS
                 """);
-        return List.of(RenderedFile.of(PATH, s.toString()));
+        // people add their own NCCL_DEBUG or NCCL_TOPO_FILE lines: a managed block keeps them
+        List<String> keys = s.toString().lines().filter(l -> !l.startsWith("#") && l.contains("="))
+                .map(l -> l.substring(0, l.indexOf('='))).toList();
+        return List.of(RenderedFile.block(PATH, "", s.toString(), new ManagedBlock.Overrides.Keys(keys)));
     }
 
     private static void hca(StringBuilder s, List<RenderInput.Bound> rails) {

@@ -91,7 +91,7 @@ class ApplyAcrossNodesLocalTest {
             assertThat(backup).startsWith(dir.resolve(n).resolve("var/backups/railyard"));
             assertThat(Files.readString(backup.resolve("etc/hosts"))).contains(n + "-old");
             assertThat(Files.readString(dir.resolve(n).resolve("etc/hosts"))).contains("10.0.2.18\tcompute08-ib-hdr")
-                    .contains("127.0.1.1\t" + n + "\n");
+                    .contains("\n10.0.1.99 " + n + "-old\n").contains(dev.railyard.render.ManagedBlock.END).doesNotContain("\n127.0.1.1");
             // never anything that touches GPUs or networking on a scratch root: printed as next steps only
             for (JsonNode f : node.get("result").get("followUps")) {
                 assertThat(f.get("outcome").asText()).isEqualTo("NEXT_STEP");

@@ -26,7 +26,7 @@ class ClusterApplyFailedNodeReportTest {
         ClusterSpec.Node node = spec.nodes().getFirst();
         ApplyReport written = new ApplyReport(Optional.of(node.name()), "/", ApplyReport.Mode.APPLY,
                 List.of(new ApplyReport.FileEntry("/etc/sysctl.d/90-railyard-rdma.conf", ApplyReport.FileChange.CREATE, "0644",
-                        Optional.empty(), List.of("+x"))), 1, Optional.of("/var/backups/railyard/20261123T000000Z"),
+                        Optional.empty(), List.of("+x"), List.of())), 1, Optional.of("/var/backups/railyard/20261123T000000Z"),
                 List.of(new ApplyReport.FollowUp(List.of("sysctl", "--system"), "sysctl.d changed", false,
                         ApplyReport.Outcome.FAILED, "exit 255: sysctl: permission denied")));
         Launcher launcher = new Launcher() {

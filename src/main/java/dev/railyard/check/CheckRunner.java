@@ -37,7 +37,8 @@ public final class CheckRunner {
     }
 
     public List<Finding> run(CheckInput in) {
-        return checks.stream().flatMap(c -> c.run(in).stream()).sorted(WORST_FIRST).toList();
+        return Finding.merged(checks.stream().flatMap(c -> c.run(in).stream()).toList()).stream().sorted(WORST_FIRST)
+                .toList();
     }
 
     /**

@@ -52,9 +52,13 @@ public final class GpuXidCheck implements Check {
         return out;
     }
 
+    /**
+     * The GPU as every other gpu.* finding names it (its normalised address, "GPU1 (0000:00:07.0)"), not as the
+     * kernel line prints it ("0000:00:07"): the agent keys health on the subject, and a clear names that.
+     */
     private static String subject(CheckInput in, XidEvent e) {
         return in.inventory().gpu().gpus().stream().filter(g -> e.concerns(g.pciAddress())).findFirst()
-                .map(g -> "GPU" + g.index() + " (" + e.pciAddress() + ")").orElse("GPU at PCI:" + e.pciAddress());
+                .map(Gpu::subject).orElse("GPU at PCI:" + e.pciAddress());
     }
 
     private static String gpuIndex(CheckInput in, XidEvent e) {

@@ -138,10 +138,10 @@ class GpuChecksTest {
                 new XidEvent("t2", "0000:3b:00", 13, "Graphics SM Warp Exception", "l2"),
                 new XidEvent("t3", "0000:d8:00", 79, "GPU has fallen off the bus.", "l3"));
         List<Finding> out = new GpuXidCheck().run(CheckInput.withoutSpec(withXids(s1(), Reading.of(events))));
-        Finding x13 = Found.one(out, "gpu.xid", "GPU0 (0000:3b:00)");
+        Finding x13 = Found.one(out, "gpu.xid", "GPU0 (00000000:3B:00.0)");
         assertThat(x13.severity()).isEqualTo(Severity.WARN);
         assertThat(x13.observed()).startsWith("Xid 13 (Graphics Engine Exception) x2, last at t2");
-        Finding x79 = Found.one(out, "gpu.xid", "GPU1 (0000:d8:00)");
+        Finding x79 = Found.one(out, "gpu.xid", "GPU1 (00000000:D8:00.0)");
         assertThat(x79.severity()).isEqualTo(Severity.FAIL);
         assertThat(x79.remediation()).startsWith("scontrol update nodename=gpuserver1 state=drain reason=xid\n")
                 .contains("hardware inspection");

@@ -102,7 +102,7 @@ class GpuTopoChecksTreeTest {
                 [ 1843.439662] NVRM: The NVIDIA probe routine failed for 1 device(s).
                 [ 1843.500000] NVRM: Xid (PCI:0000:b3:00): 79, GPU has fallen off the bus.
                 """);
-        Finding xid = of(check(root), GpuXidCheck.ID, "GPU0 (0000:b3:00)");
+        Finding xid = of(check(root), GpuXidCheck.ID, "GPU0 (0000:b3:00.0)");
         assertThat(xid.severity()).isEqualTo(Severity.FAIL);
         assertThat(xid.observed()).startsWith("Xid 79 (GPU has fallen off the bus) x2, last at 1843.500000");
         assertThat(xid.remediation()).startsWith("scontrol update nodename=")

@@ -37,15 +37,22 @@ public final class ExitCodes {
     }
 
     /**
-     * validate's rule: a FAIL is 1, and so is a run that stopped before it finished (what it did not measure cannot
-     * pass); a node that could not be reached, timed out or failed to run its steps is 3, since a script that goes on
-     * after exit 0 must be able to trust every node was proven. UNKNOWN readings on nodes that did run (no GPU on this
+     * validate's rule, the highest that applies: 3 for a node that could not be reached, timed out, failed to run its
+     * steps or was lost mid-run, since a script that tests for 3 must never miss a node left unproven, even beside a
+     * FAIL; else 1 for a FAIL, or a run that stopped before it finished (what it did not measure cannot pass; its
+     * nodes not run are the stop's doing, not theirs); else 0. UNKNOWN readings on nodes that did run (no GPU on this
      * machine) inform, as with {@code check}.
      */
     public static int of(ValidationReport report) {
+        if (!unproven(report).isEmpty()) return PREREQUISITE;
         if (report.severity() == Severity.FAIL || !report.complete()) return FAIL_FINDING;
-        if (report.nodes().stream().anyMatch(n -> n.status() != NodeStatus.COMPLETED)) return PREREQUISITE;
         return OK;
+    }
+
+    /** The nodes that make a validate run exit 3: every status but COMPLETED, except NOT_RUN left by a stop. */
+    public static List<NodeStatus> unproven(ValidationReport report) {
+        return report.nodes().stream().map(n -> n.status())
+                .filter(s -> s != NodeStatus.COMPLETED && !(s == NodeStatus.NOT_RUN && !report.complete())).toList();
     }
 
     /**
@@ -58,7 +65,7 @@ public final class ExitCodes {
         for (ClusterApply.NodeResult n : nodes) {
             int code = switch (n.status()) {
                 case COMPLETED -> OK;
-                case UNREACHABLE, TIMED_OUT -> PREREQUISITE;
+                case UNREACHABLE, TIMED_OUT, LOST -> PREREQUISITE;
                 case NOT_RUN -> FAIL_FINDING;
                 case FAILED -> n.exitCode() == OK ? INTERNAL
                         : n.exitCode() >= FAIL_FINDING && n.exitCode() <= INTERNAL ? n.exitCode() : PREREQUISITE;

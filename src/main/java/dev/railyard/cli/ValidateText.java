@@ -90,13 +90,15 @@ final class ValidateText {
         int exit = ExitCodes.of(r);
         String took = r.finishedAt().map(f -> " in " + seconds(Duration.between(r.startedAt(), f))).orElse("");
         List<String> notDone = r.nodes().stream().filter(n -> n.status() != NodeStatus.COMPLETED)
-                .map(n -> n.node() + " " + n.status().name().toLowerCase(Locale.ROOT).replace('_', ' ')).toList();
+                .map(n -> n.node() + " " + n.status().name().toLowerCase(Locale.ROOT).replace('_', ' ') + when(n)).toList();
         // Whatever the worst finding, a run that left nodes or steps unproven says so first: it is not a pass.
         String unproven = (r.complete() ? "" : "the run was interrupted; ")
                 + (notDone.isEmpty() ? "" : "not proven: " + String.join(", ", notDone) + "; ");
         String notAPass = exit == 0 ? "" : ", NOT a pass";
+        // the codes' order (docs/exit-codes.md): a node not proven (3) outranks a FAIL (1), so both are said
+        String outranks = exit == ExitCodes.PREREQUISITE ? ", a node not proven outranks the FAIL's 1" : "";
         return switch (s) {
-            case FAIL -> "VERDICT: FAIL" + took + " (exit " + exit + "): " + unproven
+            case FAIL -> "VERDICT: FAIL" + took + " (exit " + exit + outranks + "): " + unproven
                     + "fix the FAIL findings above, worst first.";
             case UNKNOWN -> "VERDICT: UNKNOWN" + took + " (exit " + exit + ", NOT a pass): " + unproven
                     + "some things could not be judged; read the UNKNOWN findings above for why.";
@@ -106,6 +108,15 @@ final class ValidateText {
                     : "VERDICT: UNKNOWN" + took + " (exit " + exit + ", NOT a pass): " + unproven.substring(0, unproven.length() - 2) + ".";
         };
     }
+
+    /** When a lost node went ("h5 lost at 11:02:03Z"), from its detail; nothing for the other statuses. */
+    private static String when(NodeOutcome n) {
+        if (n.status() != NodeStatus.LOST) return "";
+        java.util.regex.Matcher m = LOST_AT.matcher(n.detail());
+        return m.find() ? " at " + m.group(1) : "";
+    }
+
+    private static final java.util.regex.Pattern LOST_AT = java.util.regex.Pattern.compile("lost at (\\d\\d:\\d\\d:\\d\\dZ)");
 
     /** Benchmarks that could not run here (no GPU) are not proven, and the verdict says so. */
     private static String skipped(ValidationReport r) {

@@ -114,6 +114,8 @@ final class BenchStage {
                         "a working TCP benchmark path (this proves railyard and the host stack, not a fabric)"));
                 out.measurements().add(new Measurement(BenchNumbers.LOOPBACK_TCP, subject, gbps, "Gb/s"));
             }
+            case dev.railyard.model.PairOutcome.NotRun(String why) -> out.findings().add(Finding.of(LOOPBACK,
+                    Severity.UNKNOWN, subject, "not run: " + why, "a TCP benchmark over loopback", ""));
             case dev.railyard.model.PairOutcome.Failed(String why) -> out.findings().add(Finding.of(LOOPBACK, Severity.WARN,
                     subject, "no result: " + why, "a TCP benchmark over loopback", Fix.lines(
                             Fix.note("on " + node.name() + ", the same test with its errors on the terminal:"),

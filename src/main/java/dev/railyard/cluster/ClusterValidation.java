@@ -52,6 +52,7 @@ public final class ClusterValidation {
     private final List<PairResult> pairs = Collections.synchronizedList(new ArrayList<>());
     private final List<Finding> clusterFindings = Collections.synchronizedList(new ArrayList<>());
     private final BenchStage.Output bench = new BenchStage.Output();
+    private final LostNodes lost = new LostNodes();
     private volatile int rounds;
     /** The pair verdicts once the pair stage is done; an interrupted run judges what it has when asked. */
     private volatile Judged judged;
@@ -92,8 +93,10 @@ public final class ClusterValidation {
         progress.addSteps(PairStage.steps(plans));
         rounds = plans.stream().mapToInt(p -> p.schedule().rounds().size()).max().orElse(0);
         try (PairRunner runner = new PairRunner(launcher, spec, settings, clock, rounds)) {
-            new PairStage(spec, settings, runner, slots, recorder, runId, progress, pairs).run(plans);
+            new PairStage(spec, settings, runner, slots, recorder, runId, progress, pairs, lost, clock).run(plans);
         }
+        orderedNodes().stream().filter(n -> n.outcome().status() == NodeStatus.LOST)
+                .forEach(n -> recorder.nodeFinished(runId, n.outcome()));
         stopIfAStepWasStopped();
         judged = judgePairs(plans);
         recorder.findingsAdded(runId, "pairs", judged.findings());
@@ -124,7 +127,7 @@ public final class ClusterValidation {
     }
 
     private void runNodes() throws InterruptedException {
-        NodeStage stage = new NodeStage(launcher, settings, slots, specBase64, progress);
+        NodeStage stage = new NodeStage(launcher, settings, slots, specBase64, progress, clock);
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<?>> running = new ArrayList<>();
             for (ClusterSpec.Node node : spec.nodes()) {
@@ -180,7 +183,7 @@ public final class ClusterValidation {
         for (PairStage.Plan p : plans) {
             String name = p.network().name();
             nets.add(new CulpritFinder.NetworkPairs(name, p.schedule().nodes(), p.network().rateGbps(),
-                    judged.stream().filter(j -> j.test().network().equals(name)).toList()));
+                    judged.stream().filter(j -> j.test().network().equals(name) && !j.notRun()).toList()));
         }
         return new Judged(untestedNoted(PairJudge.findings(judged), plans), CulpritFinder.find(nets));
     }
@@ -208,10 +211,20 @@ public final class ClusterValidation {
                 : f).toList();
     }
 
+    /**
+     * Every node in the spec's order: as its own stage left it, NOT_RUN where it never finished, and LOST (keeping
+     * what it measured) where its transport failed later in the run.
+     */
     private List<NodeStage.NodeResult> orderedNodes() {
         List<NodeStage.NodeResult> out = new ArrayList<>();
         for (ClusterSpec.Node n : spec.nodes()) {
             NodeStage.NodeResult r = nodes.get(n.name());
+            Optional<LostNodes.Lost> gone = lost.of(n.name());
+            if (r != null && r.completed() && gone.isPresent()) {
+                NodeOutcome o = r.outcome();
+                r = new NodeStage.NodeResult(new NodeOutcome(o.node(), NodeStatus.LOST, gone.get().describe()
+                        + "; its tests after that were not run", o.findings(), o.facts()), r.inventory());
+            }
             out.add(r != null ? r : new NodeStage.NodeResult(new NodeOutcome(n.name(), NodeStatus.NOT_RUN,
                     "the run ended before this node finished", List.of(), Optional.empty()), Optional.empty()));
         }

@@ -21,6 +21,15 @@ public interface Launcher extends AutoCloseable {
      */
     StepResult prepare(ClusterSpec.Node node, Duration timeout) throws InterruptedException;
 
+    /**
+     * Whether the transport still reaches a node that was prepared: after a failed pair test, this says whether the
+     * node is lost (status other than EXITED, with the transport's words) or the test itself failed. The default
+     * prepares the node again, which is a transport round trip where Railyard is in place already.
+     */
+    default StepResult reach(ClusterSpec.Node node, Duration timeout) throws InterruptedException {
+        return prepare(node, timeout);
+    }
+
     /** Runs {@code railyard ARGS} on the node and waits; at the timeout the remote process tree is killed. */
     StepResult run(ClusterSpec.Node node, List<String> railyardArgs, Duration timeout) throws InterruptedException;
 

@@ -7,6 +7,7 @@ import dev.railyard.model.NodeFacts;
 import dev.railyard.model.NodeOutcome;
 import dev.railyard.model.NodeStatus;
 import dev.railyard.model.Reading;
+import dev.railyard.platform.Clock;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -41,8 +42,11 @@ final class NodeStage {
     private final StepSlots slots;
     private final Optional<String> specBase64;
     private final Progress progress;
+    private final Clock clock;
 
-    NodeStage(Launcher launcher, ValidateSettings settings, StepSlots slots, Optional<String> specBase64, Progress progress) {
+    NodeStage(Launcher launcher, ValidateSettings settings, StepSlots slots, Optional<String> specBase64, Progress progress,
+              Clock clock) {
+        this.clock = clock;
         this.launcher = launcher;
         this.settings = settings;
         this.slots = slots;
@@ -79,6 +83,14 @@ final class NodeStage {
                 throw e;
             }
             progress.stepDone(node.name() + ": checks");
+        }
+        // prepared means reached: a transport failing after that lost the node
+        for (StepResult r : List.of(inv, chk)) {
+            if (r.status() == StepStatus.UNREACHABLE) {
+                LostNodes.Lost l = new LostNodes.Lost(node.name(), clock.now(), r.detail());
+                return new NodeResult(new NodeOutcome(node.name(), NodeStatus.LOST, l.describe() + " (during "
+                        + (r == inv ? "inventory" : "check") + ")", List.of(), Optional.empty()), Optional.empty());
+            }
         }
         if (!inv.completed()) return failed(node, inv, "inventory");
         Reading<JsonNode> json = StepJson.parse(inv.stdout());

@@ -98,27 +98,41 @@ public final class PairJudge {
         Bar bar = bars.getOrDefault(key(r), new Bar(OptionalDouble.empty(), "no bar"));
         boolean bad = switch (r.outcome()) {
             case PairOutcome.Failed f -> true;
+            case PairOutcome.NotRun n -> false;
             case PairOutcome.Measured(double v) -> bar.value().isPresent()
                     && (r.test().kind().higherIsBetter() ? v < bar.value().getAsDouble() : v > bar.value().getAsDouble());
         };
         return new PairJudgement(r, bar.value(), bar.basis(), bad);
     }
 
-    /** The latest attempt of every pair test, judged. */
+    /**
+     * The latest attempt of every pair test, judged; a retest that was not run (an end lost meanwhile) leaves the
+     * attempt that did run.
+     */
     public List<PairJudgement> judgeLatest(List<PairResult> results) {
         Map<BarKey, Bar> bars = bars(results);
         Map<TestKey, PairResult> latest = new LinkedHashMap<>();
         for (PairResult r : results) {
-            latest.merge(TestKey.of(r), r, (a, b) -> b.attempt() >= a.attempt() ? b : a);
+            latest.merge(TestKey.of(r), r, (a, b) -> ran(a) && !ran(b) ? a : ran(b) && !ran(a) ? b
+                    : b.attempt() >= a.attempt() ? b : a);
         }
         return latest.values().stream().map(r -> judge(r, bars)).toList();
     }
 
-    /** One FAIL per bad pair, one summary PASS per network and kind whose pairs are all good. */
+    private static boolean ran(PairResult r) {
+        return !(r.outcome() instanceof PairOutcome.NotRun);
+    }
+
+    /**
+     * One FAIL per bad pair, one summary PASS per network and kind whose pairs that ran are all good, and one UNKNOWN
+     * per pair not run (an end lost), so nothing that was not tested reads as proven.
+     */
     public static List<Finding> findings(List<PairJudgement> judged) {
         List<Finding> out = new ArrayList<>();
         Map<BarKey, List<PairJudgement>> groups = new LinkedHashMap<>();
-        judged.forEach(j -> groups.computeIfAbsent(BarKey.of(j.result()), k -> new ArrayList<>()).add(j));
+        Map<BarKey, List<PairJudgement>> notRun = new LinkedHashMap<>();
+        judged.forEach(j -> (j.notRun() ? notRun : groups).computeIfAbsent(BarKey.of(j.result()), k -> new ArrayList<>()).add(j));
+        notRun.values().forEach(group -> out.addAll(notRunFindings(group)));
         for (List<PairJudgement> group : groups.values()) {
             PairJudgement first = group.getFirst();
             String id = first.kind().checkId();
@@ -147,6 +161,22 @@ public final class PairJudge {
                         + " pairs within expect; median " + format(median(Arrays.stream(values).boxed().toList())) + " "
                         + first.kind().unit(), first.expected()));
             }
+        }
+        return out;
+    }
+
+    private static List<Finding> notRunFindings(List<PairJudgement> group) {
+        List<Finding> out = new ArrayList<>();
+        PairJudgement first = group.getFirst();
+        for (int i = 0; i < group.size(); i++) {
+            PairJudgement j = group.get(i);
+            if (i == FINDINGS_PER_GROUP) {
+                out.add(Finding.of(j.kind().checkId(), Severity.UNKNOWN, first.test().network(), (group.size() - i)
+                        + " more pairs not run", "every pair tested", "the pair matrix of this report has every pair"));
+                break;
+            }
+            out.add(Finding.of(j.kind().checkId(), Severity.UNKNOWN, j.test().subject(), j.observed(),
+                    "a tested pair", "bring the lost node back and run validate again"));
         }
         return out;
     }

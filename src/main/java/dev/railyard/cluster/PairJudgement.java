@@ -21,6 +21,11 @@ public record PairJudgement(PairResult result, OptionalDouble bar, String basis,
         return result.test().kind();
     }
 
+    /** The test was not run (an end was lost): it judges nothing, neither the link nor the bar. */
+    public boolean notRun() {
+        return result.outcome() instanceof PairOutcome.NotRun;
+    }
+
     public OptionalDouble value() {
         return result.outcome() instanceof PairOutcome.Measured(double v) ? OptionalDouble.of(v) : OptionalDouble.empty();
     }
@@ -30,6 +35,7 @@ public record PairJudgement(PairResult result, OptionalDouble bar, String basis,
         return switch (result.outcome()) {
             case PairOutcome.Measured(double v) -> PairJudge.format(v) + " " + kind().unit();
             case PairOutcome.Failed(String reason) -> "no result: " + reason;
+            case PairOutcome.NotRun(String why) -> "not run: " + why;
         };
     }
 

@@ -100,6 +100,15 @@ final class PairRunner implements AutoCloseable {
         return outcome(test, c, s);
     }
 
+    /** Whether the transport still reaches a node (after a failed pair): see {@link Launcher#reach}. */
+    StepResult reach(String nodeName) throws InterruptedException {
+        Duration timeout = settings.stepTimeout().compareTo(REACH_TIMEOUT) < 0 ? settings.stepTimeout() : REACH_TIMEOUT;
+        return launcher.reach(node(nodeName), timeout);
+    }
+
+    /** A transport round trip to a live node takes well under a second; ssh's own connect timeout is 10 s at most. */
+    static final Duration REACH_TIMEOUT = Duration.ofSeconds(30);
+
     /** Stops the stage's TCP servers (a server that outlived its clients is no failure). */
     @Override
     public void close() {
@@ -178,9 +187,17 @@ final class PairRunner implements AutoCloseable {
                 && (text.contains("couldn't connect") || text.contains("connection refused") || text.contains("unable to connect"));
     }
 
-    private static String lastLine(String text, String fallback) {
+    /**
+     * What a step said last: Railyard's own error line ("railyard: ...") where it printed one, not the hint or the
+     * request for --debug under it; else the last line.
+     */
+    static String lastLine(String text, String fallback) {
         List<String> lines = text.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
-        return lines.isEmpty() ? fallback : lines.getLast();
+        if (lines.isEmpty()) return fallback;
+        for (int i = lines.size() - 1; i >= 0; i--) {
+            if (lines.get(i).startsWith("railyard: ")) return lines.get(i);
+        }
+        return lines.getLast();
     }
 
     private List<String> tcpServer(PairTest t, int port) {

@@ -2,15 +2,20 @@ package dev.railyard.cluster;
 
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.PairKind;
+import dev.railyard.model.PairOutcome;
 import dev.railyard.model.PairResult;
 import dev.railyard.model.PairTest;
 
+import dev.railyard.platform.Clock;
+
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -39,9 +44,13 @@ final class PairStage {
     private final String runId;
     private final Progress progress;
     private final List<PairResult> results;
+    private final LostNodes lost;
+    private final Clock clock;
 
     PairStage(ClusterSpec spec, ValidateSettings settings, PairRunner runner, StepSlots slots, RunRecorder recorder,
-              String runId, Progress progress, List<PairResult> results) {
+              String runId, Progress progress, List<PairResult> results, LostNodes lost, Clock clock) {
+        this.lost = lost;
+        this.clock = clock;
         this.spec = spec;
         this.settings = settings;
         this.runner = runner;
@@ -158,6 +167,8 @@ final class PairStage {
             if (j.bad()) bad.computeIfAbsent(new RoundRobinSchedule.Pair(j.test().client(), j.test().server()),
                     k -> new ArrayList<>()).add(j.kind());
         }
+        // a pair with a lost end is not run again: its failure was the loss, not the link
+        bad.keySet().removeIf(p -> lost.either(p.first(), p.second()).isPresent());
         if (bad.isEmpty()) return;
         List<List<RoundRobinSchedule.Pair>> batches = disjointBatches(List.copyOf(bad.keySet()));
         if (plan.schedule().nodes().size() >= 3 && bad.size() >= CulpritFinder.RAIL_SHARE * plan.schedule().pairCount()) {
@@ -291,9 +302,16 @@ final class PairStage {
         String serverAddress = bare(n.bind().get(pair.second()).address().orElseThrow());
         for (PairKind kind : kinds) {
             PairTest test = new PairTest(n.name(), pair.first(), pair.second(), serverAddress, kind);
+            Optional<LostNodes.Lost> gone = lost.either(pair.first(), pair.second());
             PairResult r;
-            try (StepSlots.Held h = slots.acquire(2)) {
-                r = runner.run(test, round, attempt, plan.port());
+            if (gone.isPresent()) {
+                r = new PairResult(test, round, attempt, new PairOutcome.NotRun(gone.get().describe()), clock.now(),
+                        Duration.ZERO);
+            } else {
+                try (StepSlots.Held h = slots.acquire(2)) {
+                    r = runner.run(test, round, attempt, plan.port());
+                }
+                if (r.outcome() instanceof PairOutcome.Failed(String why)) r = lostEndOrFailed(r, why);
             }
             results.add(r);
             recorder.pairMeasured(runId, r);
@@ -301,6 +319,31 @@ final class PairStage {
             out.add(r);
         }
         return out;
+    }
+
+    /**
+     * A failed pair whose end the transport no longer reaches was cut by that node's loss: it is not run, and says
+     * which node went when, with the transport's words and the test's own. Otherwise the failure is the pair's.
+     */
+    private PairResult lostEndOrFailed(PairResult r, String why) throws InterruptedException {
+        Optional<LostNodes.Lost> gone = Optional.empty();
+        for (String end : List.of(r.test().server(), r.test().client())) {
+            Optional<LostNodes.Lost> known = lost.of(end);
+            if (known.isPresent()) {
+                gone = known;
+                break;
+            }
+            StepResult check = runner.reach(end);
+            if (LostNodes.gone(check)) {
+                LostNodes.Lost l = lost.mark(end, clock.now(), check.detail().isBlank() ? check.status().name() : check.detail());
+                progress.note("node " + l.describe() + "; its remaining pairs are not run");
+                gone = Optional.of(l);
+                break;
+            }
+        }
+        return gone.map(l -> new PairResult(r.test(), r.round(), r.attempt(),
+                new PairOutcome.NotRun(l.describe() + " (the test: " + why + ")"), r.startedAt(), r.elapsed()))
+                .orElse(r);
     }
 
     private static String bare(String address) {

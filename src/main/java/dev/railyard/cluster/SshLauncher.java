@@ -50,6 +50,12 @@ public final class SshLauncher implements Launcher {
         };
     }
 
+    /** One ssh round trip running {@code true}: no JVM, no bundle, only the transport. */
+    @Override
+    public StepResult reach(ClusterSpec.Node node, Duration timeout) throws InterruptedException {
+        return execute(node, List.of(), List.of("true"), timeout);
+    }
+
     private StepResult prepareBundle(ClusterSpec.Node node, Bundle bundle, Duration timeout)
             throws InterruptedException {
         long start = System.nanoTime();

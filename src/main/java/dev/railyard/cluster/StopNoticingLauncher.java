@@ -36,6 +36,11 @@ final class StopNoticingLauncher implements Launcher {
     }
 
     @Override
+    public StepResult reach(ClusterSpec.Node node, Duration timeout) throws InterruptedException {
+        return noticed(inner.reach(node, timeout));
+    }
+
+    @Override
     public StepResult run(ClusterSpec.Node node, List<String> railyardArgs, Duration timeout) throws InterruptedException {
         return noticed(inner.run(node, railyardArgs, timeout));
     }

@@ -1,7 +1,10 @@
 package dev.railyard.model;
 
-/** What one pair test gave: a number in its kind's unit, or why there is none (never a silent zero). */
-public sealed interface PairOutcome permits PairOutcome.Measured, PairOutcome.Failed {
+/**
+ * What one pair test gave: a number in its kind's unit, why there is none (never a silent zero), or why the test
+ * was not run at all (an end of the pair was lost). A pair not run says nothing about its link.
+ */
+public sealed interface PairOutcome permits PairOutcome.Measured, PairOutcome.Failed, PairOutcome.NotRun {
 
     record Measured(double value) implements PairOutcome {
         public Measured {
@@ -11,4 +14,10 @@ public sealed interface PairOutcome permits PairOutcome.Measured, PairOutcome.Fa
 
     /** The test ran but gave no number: unreachable server, timeout, tool error, unparseable output. */
     record Failed(String reason) implements PairOutcome {}
+
+    /** The test was not run, or its run does not count, because an end was lost: {@code notRun} says which and when. */
+    record NotRun(String notRun) implements PairOutcome {
+        /** How history stores it in the failure column, so it reads back as not run, not as failed. */
+        public static final String STORED_PREFIX = "not run: ";
+    }
 }

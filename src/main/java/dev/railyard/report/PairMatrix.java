@@ -141,7 +141,7 @@ public record PairMatrix(String network, PairKind kind, List<String> nodes, List
                         : Optional.ofNullable(findings.get(attempts.getFirst().test().subject()));
                 Severity severity = finding.map(Finding::severity)
                         .orElse(attempts.isEmpty() ? Severity.UNKNOWN
-                                : attempts.getLast().outcome() instanceof PairOutcome.Failed ? Severity.UNKNOWN
+                                : !(attempts.getLast().outcome() instanceof PairOutcome.Measured) ? Severity.UNKNOWN
                                 : group.isEmpty() ? Severity.INFO : Severity.PASS);
                 String expected = finding.map(Finding::expected).orElse(groupExpected);
                 boolean bad = !attempts.isEmpty() && severity != Severity.PASS && severity != Severity.INFO;

@@ -24,6 +24,7 @@ public final class Quantities {
         return switch (r.outcome()) {
             case PairOutcome.Measured(double v) -> number(v) + " " + r.test().kind().unit();
             case PairOutcome.Failed(String reason) -> "failed: " + reason;
+            case PairOutcome.NotRun(String why) -> "not run: " + why;
         };
     }
 

@@ -129,8 +129,10 @@ public final class HistoryReader implements AutoCloseable {
             PairTest test = new PairTest(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
                     PairKind.valueOf(rs.getString(5)));
             String failure = rs.getString(9);
-            PairOutcome outcome = failure != null ? new PairOutcome.Failed(failure)
-                    : new PairOutcome.Measured(rs.getDouble(8));
+            PairOutcome outcome = failure == null ? new PairOutcome.Measured(rs.getDouble(8))
+                    : failure.startsWith(PairOutcome.NotRun.STORED_PREFIX)
+                    ? new PairOutcome.NotRun(failure.substring(PairOutcome.NotRun.STORED_PREFIX.length()))
+                    : new PairOutcome.Failed(failure);
             pairs.add(new PairResult(test, rs.getInt(6), rs.getInt(7), outcome, Instant.parse(rs.getString(10)),
                     Duration.ofNanos(rs.getLong(11))));
         });

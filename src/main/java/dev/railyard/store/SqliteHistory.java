@@ -104,6 +104,10 @@ public final class SqliteHistory implements RunRecorder {
                         st.setNull(9, Types.REAL);
                         st.setString(10, reason);
                     }
+                    case PairOutcome.NotRun(String why) -> {
+                        st.setNull(9, Types.REAL);
+                        st.setString(10, PairOutcome.NotRun.STORED_PREFIX + why);
+                    }
                 }
                 st.setString(11, r.startedAt().toString());
                 st.setLong(12, r.elapsed().toNanos());

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** Keeps what validate records, to see that results arrive as they complete. */
-final class RecordingRecorder implements RunRecorder {
+class RecordingRecorder implements RunRecorder {
     final List<RunHeader> started = new CopyOnWriteArrayList<>();
     final List<NodeOutcome> nodes = new CopyOnWriteArrayList<>();
     final List<PairResult> pairs = new CopyOnWriteArrayList<>();

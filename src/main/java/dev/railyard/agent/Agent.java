@@ -72,6 +72,16 @@ public final class Agent {
         return tracker.clear(component);
     }
 
+    /** True for "all" and for a component the agent has judged. */
+    public boolean knows(String component) {
+        return component.equals("all") || state.components().stream().anyMatch(c -> c.component().equals(component));
+    }
+
+    /** The components judged so far, by name, for an operator who named none of them. */
+    public List<String> componentNames() {
+        return state.components().stream().map(ComponentHealth::component).sorted().toList();
+    }
+
     /**
      * Everything the agent keeps between samples, counted in entries and points: sparkline series, the health
      * tracker, the detectors and the kernel-log events. It must level off however long the agent runs.

@@ -26,6 +26,23 @@ import java.util.function.Supplier;
  */
 public final class AgentHttpServer implements AutoCloseable {
 
+    /** A request's line and headers must arrive within this; a client that sends half of them is cut off. */
+    static final int REQUEST_READ_SECONDS = 5;
+    /** A kept-alive connection with no request for this long is closed. */
+    static final int IDLE_SECONDS = 30;
+
+    static {
+        // The JDK's server reads these once, when the first server of the process is made, and by default waits
+        // forever for a request to arrive: one client sending half a header would hold a connection for good.
+        // The agent is the only HTTP server in its process; an operator's own -D setting wins.
+        setIfAbsent("sun.net.httpserver.maxReqTime", REQUEST_READ_SECONDS);
+        setIfAbsent("sun.net.httpserver.idleInterval", IDLE_SECONDS);
+    }
+
+    private static void setIfAbsent(String key, int seconds) {
+        if (System.getProperty(key) == null) System.setProperty(key, String.valueOf(seconds));
+    }
+
     private final HttpServer server;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final Supplier<AgentState> state;
@@ -71,7 +88,8 @@ public final class AgentHttpServer implements AutoCloseable {
                 return;
             }
             if (!method.equals("GET") && !method.equals("HEAD")) {
-                send(ex, 405, "text/plain; charset=utf-8", "method not allowed\n");
+                ex.getResponseHeaders().set("Allow", "GET, HEAD");
+                send(ex, 405, "text/plain; charset=utf-8", "method not allowed: use GET or HEAD\n");
                 return;
             }
             AgentState s = state.get();
@@ -86,7 +104,8 @@ public final class AgentHttpServer implements AutoCloseable {
                     ex.getResponseHeaders().set("Allow", "POST");
                     send(ex, 405, "text/plain; charset=utf-8", "POST /api/clear?component=NAME with the token\n");
                 }
-                default -> send(ex, 404, "text/plain; charset=utf-8", "not found: " + path
+                // the path is not echoed: a body that repeats what a client sent is a place to inject markup
+                default -> send(ex, 404, "text/plain; charset=utf-8", "not found"
                         + "\ntry /metrics, /healthz, /api/health, /api/findings, /api/inventory or /\n");
             }
         }
@@ -119,7 +138,9 @@ public final class AgentHttpServer implements AutoCloseable {
             return;
         }
         String auth = Optional.ofNullable(ex.getRequestHeaders().getFirst("Authorization")).orElse("");
-        byte[] given = auth.startsWith("Bearer ") ? auth.substring(7).strip().getBytes(StandardCharsets.UTF_8) : new byte[0];
+        // the scheme's name is case-insensitive (RFC 9110, 11.1): "bearer" and "BEARER" are "Bearer"
+        byte[] given = auth.regionMatches(true, 0, "Bearer ", 0, 7)
+                ? auth.substring(7).strip().getBytes(StandardCharsets.UTF_8) : new byte[0];
         if (!MessageDigest.isEqual(given, token.get().getBytes(StandardCharsets.UTF_8))) {
             send(ex, 401, "text/plain; charset=utf-8", "wrong or missing token\n");
             return;
@@ -127,6 +148,11 @@ public final class AgentHttpServer implements AutoCloseable {
         String component = query(ex, "component").orElse("");
         if (component.isBlank()) {
             send(ex, 400, "text/plain; charset=utf-8", "name a component (?component=GPU0%20(...)) or all\n");
+            return;
+        }
+        if (!agent.knows(component)) {
+            send(ex, 404, "text/plain; charset=utf-8", "no component " + component + " on this node; its components: "
+                    + String.join(", ", agent.componentNames()) + ", or all\n");
             return;
         }
         int cleared = agent.clear(component);

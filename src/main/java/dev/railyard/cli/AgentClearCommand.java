@@ -55,6 +55,10 @@ final class AgentClearCommand implements Callable<Integer> {
             throw new RailyardException.MissingPrerequisite("no agent answers at " + url + " (" + e.getMessage() + ")",
                     "start it with: railyard agent (or systemctl start railyard-agent)");
         }
+        if (response.statusCode() == 404) {
+            throw new RailyardException.Usage("the agent " + response.body().strip(),
+                    "name a component exactly as listed (quote names with spaces), or all");
+        }
         if (response.statusCode() != 200) {
             throw new RailyardException.Usage("the agent refused: " + response.statusCode() + " " + response.body().strip(),
                     "use the token file the agent was started with (--token-file)");

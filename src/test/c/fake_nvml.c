@@ -11,7 +11,10 @@
  * Built with -DFAKE_NVML_EIGHT_GPUS it lists eight H100-like GPUs on buses 0x1b, 0x2b, ... (the agent's footprint
  * benchmark: seed 004's 8-GPU node).
  * Built with -DFAKE_NVML_OLD_DRIVER it lacks nvmlSystemGetCudaDriverVersion_v2,
- * nvmlDeviceGetCurrentClocksEventReasons and nvmlDeviceGetRemappedRows, like a pre-535 driver.
+ * nvmlDeviceGetCurrentClocksEventReasons, nvmlDeviceGetRemappedRows and nvmlDeviceGetMemoryInfo_v2, like a pre-535
+ * driver.
+ * Activity: the field values' clock, energy and byte counters stand still until fake_nvml_advance_seconds moves
+ * them: per second 700 J of energy, 2 GB of PCIe TX and 1 GB RX, 3 GiB of NVLink TX and 1 GiB RX (in KiB).
  */
 #include <stdio.h>
 #include <string.h>
@@ -36,10 +39,44 @@ typedef struct nvmlMemory_st {
     unsigned long long used;
 } nvmlMemory_t;
 
+typedef struct nvmlMemory_v2_st {
+    unsigned int version;
+    unsigned long long total;
+    unsigned long long reserved;
+    unsigned long long free;
+    unsigned long long used;
+} nvmlMemory_v2_t;
+#define nvmlMemory_v2 (unsigned int)(sizeof(nvmlMemory_v2_t) | (2 << 24U))
+
+typedef struct nvmlUtilization_st {
+    unsigned int gpu;
+    unsigned int memory;
+} nvmlUtilization_t;
+
+typedef union nvmlValue_st {
+    double dVal;
+    unsigned int uiVal;
+    unsigned long ulVal;
+    unsigned long long ullVal;
+    signed long long sllVal;
+    signed int siVal;
+    unsigned short usVal;
+} nvmlValue_t;
+
+typedef struct nvmlFieldValue_st {
+    unsigned int fieldId;
+    unsigned int scopeId;
+    long long timestamp;
+    long long latencyUsec;
+    int valueType;
+    nvmlReturn_t nvmlReturn;
+    nvmlValue_t value;
+} nvmlFieldValue_t;
+
 enum {
     NVML_SUCCESS = 0, NVML_ERROR_UNINITIALIZED = 1, NVML_ERROR_INVALID_ARGUMENT = 2, NVML_ERROR_NOT_SUPPORTED = 3,
     NVML_ERROR_NO_PERMISSION = 4, NVML_ERROR_INSUFFICIENT_SIZE = 7, NVML_ERROR_DRIVER_NOT_LOADED = 9,
-    NVML_ERROR_GPU_IS_LOST = 15, NVML_ERROR_UNKNOWN = 999
+    NVML_ERROR_GPU_IS_LOST = 15, NVML_ERROR_ARGUMENT_VERSION_MISMATCH = 25, NVML_ERROR_UNKNOWN = 999
 };
 
 static struct fake_device devices[8] = {{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}};
@@ -177,12 +214,86 @@ nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t d, nvmlPciInfo_t *pci) {
     return NVML_SUCCESS;
 }
 
+/* Reserved by the driver: 512 MiB on GPU 0, 384 MiB on GPU 1. The first version counts it in used, as NVML's does. */
+static const unsigned long long reserved_bytes[2] = {536870912ULL, 402653184ULL};
+static const unsigned long long used_bytes[2] = {557056000ULL, 1234567168ULL};
+
 nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t d, nvmlMemory_t *m) {
     DEVICE_OR_RETURN(d, i);
     OUT_OR_RETURN(m);
     m->total = i == 0 ? 85520809984ULL : 48305799168ULL;
-    m->used = i == 0 ? 557056000ULL : 1234567168ULL;
+    m->used = used_bytes[i] + reserved_bytes[i];
     m->free = m->total - m->used;
+    return NVML_SUCCESS;
+}
+
+#ifndef FAKE_NVML_OLD_DRIVER
+nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t d, nvmlMemory_v2_t *m) {
+    DEVICE_OR_RETURN(d, i);
+    OUT_OR_RETURN(m);
+    if (m->version != nvmlMemory_v2) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    m->total = i == 0 ? 85520809984ULL : 48305799168ULL;
+    m->reserved = reserved_bytes[i];
+    m->used = used_bytes[i];
+    m->free = m->total - m->reserved - m->used;
+    return NVML_SUCCESS;
+}
+#endif
+
+nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, nvmlUtilization_t *u) {
+    DEVICE_OR_RETURN(d, i);
+    OUT_OR_RETURN(u);
+    u->gpu = i == 0 ? 87 : 3;
+    u->memory = i == 0 ? 41 : 1;
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetEncoderUtilization(nvmlDevice_t d, unsigned int *util, unsigned int *period) {
+    DEVICE_OR_RETURN(d, i);
+    if (!util || !period) return NVML_ERROR_INVALID_ARGUMENT;
+    *util = i == 0 ? 0 : 12;
+    *period = 167000;
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetDecoderUtilization(nvmlDevice_t d, unsigned int *util, unsigned int *period) {
+    DEVICE_OR_RETURN(d, i);
+    if (!util || !period) return NVML_ERROR_INVALID_ARGUMENT;
+    *util = i == 0 ? 0 : 5;
+    *period = 167000;
+    return NVML_SUCCESS;
+}
+
+/* Field values: memory temperature (82), energy in mJ (83), NVLink data KiB summed over links (138/139, scope
+ * UINT_MAX), PCIe byte counters (197/198). GPU 1 has no HBM temperature and no NVLink. */
+static unsigned long long seconds = 1;
+
+void fake_nvml_advance_seconds(unsigned int n) { seconds += n; }
+
+nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t d, int count, nvmlFieldValue_t *values) {
+    DEVICE_OR_RETURN(d, i);
+    if (count < 0 || (count > 0 && values == 0)) return NVML_ERROR_INVALID_ARGUMENT;
+    unsigned long long k = seconds;
+    for (int n = 0; n < count; n++) {
+        nvmlFieldValue_t *v = &values[n];
+        v->timestamp = 1764000000000000LL + (long long) k * 1000000LL;
+        v->latencyUsec = 0;
+        v->nvmlReturn = NVML_SUCCESS;
+        v->valueType = 3; /* unsigned long long */
+        switch (v->fieldId) {
+            case 82:
+                if (i == 1) { v->nvmlReturn = NVML_ERROR_NOT_SUPPORTED; break; }
+                v->valueType = 1; v->value.uiVal = 41; break;
+            case 83: v->value.ullVal = 5000000000ULL + k * 700000ULL; break;
+            case 138: case 139:
+                if (i == 1) { v->nvmlReturn = NVML_ERROR_NOT_SUPPORTED; break; }
+                if (v->scopeId != 0xFFFFFFFFu) { v->nvmlReturn = NVML_ERROR_INVALID_ARGUMENT; break; }
+                v->value.ullVal = k * (v->fieldId == 138 ? 3000000ULL : 1000000ULL); break;
+            case 197: v->value.ullVal = k * 2000000000ULL; break;
+            case 198: v->value.ullVal = k * 1000000000ULL; break;
+            default: v->nvmlReturn = NVML_ERROR_INVALID_ARGUMENT;
+        }
+    }
     return NVML_SUCCESS;
 }
 
@@ -221,6 +332,7 @@ nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t d, unsigned int *mw) {
 nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, int type, unsigned int *mhz) {
     DEVICE_OR_RETURN(d, i);
     OUT_OR_RETURN(mhz);
+    if (type == 2) { *mhz = i == 0 ? 2619 : 9001; return NVML_SUCCESS; } /* NVML_CLOCK_MEM */
     if (type != 1) return NVML_ERROR_INVALID_ARGUMENT; /* NVML_CLOCK_SM */
     *mhz = i == 0 ? 1980 : 2520;
     return NVML_SUCCESS;

@@ -1,14 +1,12 @@
 package dev.railyard.agent;
 
 import dev.railyard.model.Finding;
-import dev.railyard.model.Gpu;
 import dev.railyard.model.NetInterface;
 import dev.railyard.model.NodeInventory;
 import dev.railyard.model.RdmaDevice;
 import dev.railyard.model.RdmaPort;
 import dev.railyard.model.Reading;
 import dev.railyard.model.Severity;
-import dev.railyard.model.XidEvent;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
 import java.util.List;
@@ -75,70 +73,11 @@ public final class AgentMetrics {
                 m.gauge("railyard_finding", "A finding worse than PASS/INFO in the last sample (1 per check and subject).", 1,
                         "node", node, "check", f.id(), "subject", f.subject(), "severity", f.severity().name());
             }
-            gpus(m, s.inventory(), node);
+            DcgmMetrics.write(m, s.inventory(), node);
             ports(m, s.inventory());
             netdevs(m, s.inventory());
         });
         return m.build();
-    }
-
-    private static void gpus(MetricFamilies m, NodeInventory inv, String host) {
-        m.gauge("railyard_nvml_up", "1 when NVML answered the last sample, 0 when it did not (driver gone, GPU lost).",
-                inv.gpu().nvml().isPresent() ? 1 : 0);
-        List<XidEvent> xids = inv.xidEvents().orElse(List.of());
-        for (Gpu g : inv.gpu().gpus()) {
-            // dcgm-exporter's labels, but model_name for its modelName: promtool's lint rejects camelCase label names
-            String[] l = {"gpu", String.valueOf(g.index()), "UUID", g.uuid().orElse(""), "pci_bus_id", g.pciAddress(),
-                    "device", "nvidia" + g.index(), "model_name", g.name().orElse(""), "Hostname", host};
-            int last = xids.stream().filter(e -> e.concerns(g.pciAddress())).map(XidEvent::xid).reduce((a, b) -> b).orElse(0);
-            m.gauge("DCGM_FI_DEV_XID_ERRORS", "Value of the last Xid error seen for the GPU (0: none since the agent's start or clear).", last, l);
-            m.gauge("railyard_gpu_readable", "1 when NVML answered for this GPU (temperature read), 0 when not.",
-                    g.temperatureC().isPresent() ? 1 : 0, l);
-            set(g.temperatureC(), v -> m.gauge("DCGM_FI_DEV_GPU_TEMP", "GPU temperature (in C).", v, l));
-            set(g.slowdownTemperatureC(), v -> m.gauge("DCGM_FI_DEV_SLOWDOWN_TEMP", "Slowdown temperature threshold (in C).", v, l));
-            set(g.powerWatts(), v -> m.gauge("DCGM_FI_DEV_POWER_USAGE", "Power draw (in W).", v, l));
-            set(g.powerLimitWatts(), v -> m.gauge("DCGM_FI_DEV_POWER_MGMT_LIMIT", "Power management limit (in W).", v, l));
-            set(g.smClockMhz(), v -> m.gauge("DCGM_FI_DEV_SM_CLOCK", "SM clock frequency (in MHz).", v, l));
-            set(g.memory(), mem -> {
-                m.gauge("DCGM_FI_DEV_FB_USED", "Framebuffer memory used (in MiB).", mem.usedBytes() / 1048576.0, l);
-                m.gauge("DCGM_FI_DEV_FB_FREE", "Framebuffer memory free (in MiB).", (mem.totalBytes() - mem.usedBytes()) / 1048576.0, l);
-            });
-            set(g.clockEvents(), ev -> m.gauge("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", "Clock event (throttle) reasons, NVML bitmask.",
-                    ev.stream().mapToLong(e -> e.bit).reduce(0, (a, b) -> a | b), l));
-            set(g.ecc(), e -> {
-                m.gauge("DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", "Single-bit volatile ECC errors.", e.volatileCorrected(), l);
-                m.gauge("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "Double-bit volatile ECC errors.", e.volatileUncorrected(), l);
-                m.gauge("DCGM_FI_DEV_ECC_SBE_AGG_TOTAL", "Single-bit persistent ECC errors.", e.aggregateCorrected(), l);
-                m.gauge("DCGM_FI_DEV_ECC_DBE_AGG_TOTAL", "Double-bit persistent ECC errors.", e.aggregateUncorrected(), l);
-            });
-            set(g.remappedRows(), r -> {
-                m.gauge("DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS", "Rows remapped for correctable errors.", r.correctable(), l);
-                m.gauge("DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS", "Rows remapped for uncorrectable errors.", r.uncorrectable(), l);
-                m.gauge("DCGM_FI_DEV_ROW_REMAP_FAILURE", "1 when a row remapping failed.", r.failure() ? 1 : 0, l);
-                m.gauge("DCGM_FI_DEV_ROW_REMAP_PENDING", "1 when a row remapping is pending (reset the GPU).", r.pending() ? 1 : 0, l);
-            });
-            set(g.pcieLink(), p -> {
-                m.gauge("DCGM_FI_DEV_PCIE_LINK_GEN", "Current PCIe link generation.", p.currentGen(), l);
-                m.gauge("DCGM_FI_DEV_PCIE_LINK_WIDTH", "Current PCIe link width.", p.currentWidth(), l);
-            });
-            set(g.nvlinks(), links -> {
-                m.gauge("railyard_gpu_nvlink_links", "NVLinks the GPU has.", links.size(), l);
-                m.gauge("railyard_gpu_nvlink_links_active", "NVLinks up.", links.stream().filter(Gpu.NvLink::active).count(), l);
-            });
-            // dcgm-exporter's DCGM_FI_DEV_PCIE_REPLAY_COUNTER fails promtool's lint (a name with "counter" in it)
-            set(g.pcieReplays(), v -> m.gauge("railyard_gpu_pcie_replays", "PCIe replays (retries) since the driver loaded; dcgm-exporter: DCGM_FI_DEV_PCIE_REPLAY_COUNTER.", v, l));
-            set(g.nvlinkErrors(), links -> {
-                // dcgm-exporter's *_TOTAL fields: the sum over the GPU's links
-                m.gauge("DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL", "Total number of NVLink retries.",
-                        links.stream().mapToLong(Gpu.NvLinkErrors::replay).sum(), l);
-                m.gauge("DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL", "Total number of NVLink recovery errors.",
-                        links.stream().mapToLong(Gpu.NvLinkErrors::recovery).sum(), l);
-                m.gauge("DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", "Total number of NVLink flow-control CRC errors.",
-                        links.stream().mapToLong(Gpu.NvLinkErrors::crcFlit).sum(), l);
-                m.gauge("DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL", "Total number of NVLink data CRC errors.",
-                        links.stream().mapToLong(Gpu.NvLinkErrors::crcData).sum(), l);
-            });
-        }
     }
 
     private static void ports(MetricFamilies m, NodeInventory inv) {

@@ -62,7 +62,32 @@ final class NvidiaSmiXmlGpu {
                 NvidiaSmiXmlEcc.remappedRows(gpu),
                 pcieLink(gpu),
                 nvlinks(gpu),
-                gpu.flag("Enabled", "Disabled", "persistence_mode"));
+                gpu.flag("Enabled", "Disabled", "persistence_mode"),
+                under(gpu, gpu.child("pci"), "pci", p -> p.whole("", "replay_counter")),
+                Reading.absent("NVLink error counters are read through NVML only (source " + Gpu.Source.NVIDIA_SMI_CAPTURE + ")"),
+                activity(gpu, temperature));
+    }
+
+    /**
+     * Utilisation, memory clock and temperature, and PCIe traffic as nvidia-smi printed them. nvidia-smi's tx_util and
+     * rx_util are nvmlDeviceGetPcieThroughput's KB/s over 20 ms (1 KB = 1024 bytes, as NVML's other sizes). The
+     * document carries no energy counter and no NVLink traffic: those are absent, saying so.
+     */
+    private static Gpu.Activity activity(NvidiaSmiXmlNode gpu, Optional<NvidiaSmiXmlNode> temperature) {
+        Optional<NvidiaSmiXmlNode> util = gpu.child("utilization");
+        Optional<NvidiaSmiXmlNode> pci = gpu.child("pci");
+        String notInXml = "nvidia-smi -q -x has no such element; NVML gives it on the live node";
+        return new Gpu.Activity(
+                under(gpu, util, "utilization", u -> u.integer("%", "gpu_util")),
+                under(gpu, util, "utilization", u -> u.integer("%", "memory_util")),
+                under(gpu, util, "utilization", u -> u.integer("%", "encoder_util")),
+                under(gpu, util, "utilization", u -> u.integer("%", "decoder_util")),
+                under(gpu, gpu.child("clocks"), "clocks", c -> c.integer("MHz", "mem_clock")),
+                under(gpu, temperature, "temperature", t -> t.integer("C", "memory_temp")),
+                Reading.absent("energy: " + notInXml),
+                under(gpu, pci, "pci", p -> p.number("KB/s", "tx_util").map(kb -> kb * 1024)),
+                under(gpu, pci, "pci", p -> p.number("KB/s", "rx_util").map(kb -> kb * 1024)),
+                Reading.absent("NVLink traffic: " + notInXml));
     }
 
     /** pci/pci_bus_id, else the gpu element's id attribute; both are "00000000:17:00.0". */
@@ -77,7 +102,12 @@ final class NvidiaSmiXmlGpu {
         if (fb.isEmpty()) return Reading.absent("no fb_memory_usage under " + gpu.path());
         Reading<Long> total = fb.get().whole("MiB", "total");
         Reading<Long> used = fb.get().whole("MiB", "used");
-        return both(total, used, (t, u) -> new Memory(t * MIB, u * MIB));
+        // nvidia-smi's used leaves out the driver's reserved memory (DTD v12 on); older documents have no reserved
+        Reading<Long> reserved = fb.get().whole("MiB", "reserved").map(r -> r * MIB);
+        Reading<Long> free = fb.get().whole("MiB", "free");
+        return both(total, used, (t, u) -> free.optional()
+                .map(f -> new Memory(t * MIB, u * MIB, reserved, f * MIB))
+                .orElseGet(() -> new Memory(t * MIB, u * MIB, reserved)));
     }
 
     private static Reading<List<ClockEvent>> clockEvents(NvidiaSmiXmlNode gpu) {

@@ -25,7 +25,13 @@ public record Gpu(
         Reading<List<NvLink>> nvlinks,
         Reading<Boolean> persistenceMode,
         Reading<Long> pcieReplays,
-        Reading<List<NvLinkErrors>> nvlinkErrors) {
+        Reading<List<NvLinkErrors>> nvlinkErrors,
+        Activity activity) {
+
+    /** A capture written before a field existed has no value for it: absent, saying so, never null. */
+    public Gpu {
+        if (activity == null) activity = Activity.absent("not in this capture (written by an older Railyard)");
+    }
 
     public enum Source { NVML, PCI_SYSFS, NVIDIA_SMI_CAPTURE }
 
@@ -38,14 +44,22 @@ public record Gpu(
         this(index, pciAddress, source, name, uuid, memory, temperatureC, slowdownTemperatureC, powerWatts,
                 powerLimitWatts, smClockMhz, clockEvents, ecc, remappedRows, pcieLink, nvlinks, persistenceMode,
                 Reading.absent("PCIe replay counter is read through NVML only (source " + source + ")"),
-                Reading.absent("NVLink error counters are read through NVML only (source " + source + ")"));
+                Reading.absent("NVLink error counters are read through NVML only (source " + source + ")"),
+                Activity.absent("not read from source " + source));
+    }
+
+    /** The same GPU with its utilisation, clocks, energy and traffic readings. */
+    public Gpu withActivity(Activity a) {
+        return new Gpu(index, pciAddress, source, name, uuid, memory, temperatureC, slowdownTemperatureC, powerWatts,
+                powerLimitWatts, smClockMhz, clockEvents, ecc, remappedRows, pcieLink, nvlinks, persistenceMode,
+                pcieReplays, nvlinkErrors, a);
     }
 
     /** The same GPU with other NVLink error counters (the agent keeps the last ones it read between re-reads). */
     public Gpu withNvlinkErrors(Reading<List<NvLinkErrors>> errors) {
         return new Gpu(index, pciAddress, source, name, uuid, memory, temperatureC, slowdownTemperatureC, powerWatts,
                 powerLimitWatts, smClockMhz, clockEvents, ecc, remappedRows, pcieLink, nvlinks, persistenceMode,
-                pcieReplays, errors);
+                pcieReplays, errors, activity);
     }
 
     /** One NVLink's data-link error counters (nvmlNvLinkErrorCounter_t): replays, recoveries, CRC flit and data. */
@@ -59,7 +73,51 @@ public record Gpu(
         return "GPU" + index + " (" + pciAddress + ")";
     }
 
-    public record Memory(long totalBytes, long usedBytes) {}
+    /**
+     * Framebuffer memory as nvidia-smi counts it: {@code usedBytes} excludes what the driver reserves, which
+     * {@code reservedBytes} holds (nvmlDeviceGetMemoryInfo_v2, or nvidia-smi's fb_memory_usage/reserved). Where
+     * only the first nvmlDeviceGetMemoryInfo answers, used includes the reserved memory and reserved is absent.
+     * {@code freeBytes} is the source's own (nvidia-smi rounds each of its MiB figures on its own, so total less
+     * used less reserved can be 1 MiB off what it printed).
+     */
+    public record Memory(long totalBytes, long usedBytes, Reading<Long> reservedBytes, long freeBytes) {
+        public Memory {
+            if (reservedBytes == null) reservedBytes = Reading.absent("not in this capture (written by an older Railyard)");
+        }
+
+        /** Free as nvidia-smi counts it when the source gives no free of its own: total less used less reserved. */
+        public Memory(long totalBytes, long usedBytes, Reading<Long> reservedBytes) {
+            this(totalBytes, usedBytes, reservedBytes, totalBytes - usedBytes - reservedBytes.orElse(0L));
+        }
+
+        public Memory(long totalBytes, long usedBytes) {
+            this(totalBytes, usedBytes, Reading.absent("the driver's reserved memory is not reported apart"));
+        }
+    }
+
+    /**
+     * What the GPU is doing, each reading on its own: utilisation over the driver's last sample period (GPU busy,
+     * memory copy, encoder, decoder, in %), the memory clock and temperature, the energy counter since the driver
+     * loaded, PCIe traffic as a rate between two readings, and the NVLink data counter summed over links.
+     */
+    public record Activity(
+            Reading<Integer> gpuUtilPercent,
+            Reading<Integer> memoryCopyUtilPercent,
+            Reading<Integer> encoderUtilPercent,
+            Reading<Integer> decoderUtilPercent,
+            Reading<Integer> memoryClockMhz,
+            Reading<Integer> memoryTemperatureC,
+            Reading<Long> energyMillijoules,
+            Reading<Double> pcieTxBytesPerSecond,
+            Reading<Double> pcieRxBytesPerSecond,
+            Reading<Long> nvlinkDataKib) {
+
+        public static Activity absent(String why) {
+            return new Activity(Reading.absent(why), Reading.absent(why), Reading.absent(why), Reading.absent(why),
+                    Reading.absent(why), Reading.absent(why), Reading.absent(why), Reading.absent(why),
+                    Reading.absent(why), Reading.absent(why));
+        }
+    }
 
     /** ECC error counts: volatile since the driver loaded, aggregate over the GPU's life. */
     public record EccCounts(long volatileCorrected, long volatileUncorrected,

@@ -33,6 +33,8 @@ public final class FfmNvml implements AutoCloseable {
     private final Arena library;
     private final NvmlFunctions functions;
     private boolean closed;
+    /** PCIe byte counters of the last read, for the traffic rates of the next (the agent keeps one session). */
+    private final CounterRates rates = new CounterRates();
 
     private FfmNvml(Arena library, NvmlFunctions functions) {
         this.library = library;
@@ -107,7 +109,7 @@ public final class FfmNvml implements AutoCloseable {
         NvmlFunctions rehearsal = functions.rehearsal();
         Thread t = rehearsals.newThread(() -> {
             try {
-                new NvmlDeviceReader(rehearsal, false).read(0);
+                new NvmlDeviceReader(rehearsal, false, new CounterRates()).read(0);
                 system(rehearsal);
                 functions.prepareErrorString();
             } catch (RuntimeException e) {
@@ -173,7 +175,7 @@ public final class FfmNvml implements AutoCloseable {
             if (rc != NvmlError.SUCCESS) return functions.error(NvmlSymbol.DEVICE_GET_COUNT_V2, rc).toReading();
             count = out.get(JAVA_INT, 0);
         }
-        NvmlDeviceReader reader = new NvmlDeviceReader(functions, withLinkErrors);
+        NvmlDeviceReader reader = new NvmlDeviceReader(functions, withLinkErrors, rates);
         List<Gpu> gpus = new ArrayList<>(count);
         for (int i = 0; i < count; i++) gpus.add(reader.read(i));
         return Reading.of(gpus);

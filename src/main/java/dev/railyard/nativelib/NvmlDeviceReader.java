@@ -31,10 +31,12 @@ final class NvmlDeviceReader {
 
     private final NvmlFunctions f;
     private final boolean linkErrors;
+    private final NvmlActivityReader activity;
 
-    NvmlDeviceReader(NvmlFunctions functions, boolean linkErrors) {
+    NvmlDeviceReader(NvmlFunctions functions, boolean linkErrors, CounterRates rates) {
         this.f = functions;
         this.linkErrors = linkErrors;
+        this.activity = new NvmlActivityReader(functions, rates);
     }
 
     Gpu read(int index) {
@@ -45,7 +47,8 @@ final class NvmlDeviceReader {
                 return unreachable(index, f.error(NvmlSymbol.DEVICE_GET_HANDLE_BY_INDEX_V2, rc));
             }
             MemorySegment dev = out.get(ADDRESS, 0);
-            return new Gpu(index, pciAddress(arena, dev), Gpu.Source.NVML,
+            String busId = pciAddress(arena, dev);
+            return new Gpu(index, busId, Gpu.Source.NVML,
                     string(arena, dev, NvmlSymbol.DEVICE_GET_NAME, NvmlLayouts.NAME_BUFFER),
                     string(arena, dev, NvmlSymbol.DEVICE_GET_UUID, NvmlLayouts.UUID_BUFFER),
                     memory(arena, dev),
@@ -62,7 +65,8 @@ final class NvmlDeviceReader {
                     nvlinks(arena, dev),
                     uint(arena, dev, NvmlSymbol.DEVICE_GET_PERSISTENCE_MODE).map(m -> m == NvmlLayouts.FEATURE_ENABLED),
                     uint(arena, dev, NvmlSymbol.DEVICE_GET_PCIE_REPLAY_COUNTER).map(Integer::toUnsignedLong),
-                    linkErrors ? nvlinkErrors(arena, dev) : Reading.absent(LINK_ERRORS_NOT_READ));
+                    linkErrors ? nvlinkErrors(arena, dev) : Reading.absent(LINK_ERRORS_NOT_READ),
+                    activity.read(arena, dev, busId));
         }
     }
 
@@ -86,7 +90,8 @@ final class NvmlDeviceReader {
     private static Gpu unreachable(int index, NvmlError e) {
         return new Gpu(index, "unknown", Gpu.Source.NVML, e.toReading(), e.toReading(), e.toReading(),
                 e.toReading(), e.toReading(), e.toReading(), e.toReading(), e.toReading(), e.toReading(),
-                e.toReading(), e.toReading(), e.toReading(), e.toReading(), e.toReading(), e.toReading(), e.toReading());
+                e.toReading(), e.toReading(), e.toReading(), e.toReading(), e.toReading(), e.toReading(), e.toReading(),
+                Gpu.Activity.absent(e.function() + ": " + e.text()));
     }
 
     private String pciAddress(Arena arena, MemorySegment dev) {
@@ -103,7 +108,20 @@ final class NvmlDeviceReader {
         return Reading.of(NvmlLayouts.cString(buf));
     }
 
+    /** nvmlDeviceGetMemoryInfo_v2 as nvidia-smi counts (reserved apart from used); the first version on older drivers. */
     private Reading<Memory> memory(Arena arena, MemorySegment dev) {
+        if (f.has(NvmlSymbol.DEVICE_GET_MEMORY_INFO_V2)) {
+            MemorySegment m = arena.allocate(NvmlLayouts.MEMORY_V2);
+            m.set(JAVA_INT, 0, NvmlLayouts.MEMORY_V2_VERSION);
+            int rc = f.call(NvmlSymbol.DEVICE_GET_MEMORY_INFO_V2, dev, m);
+            if (rc == NvmlError.SUCCESS) {
+                return Reading.of(new Memory(m.get(JAVA_LONG, NvmlLayouts.MEMORY_V2_TOTAL_OFFSET),
+                        m.get(JAVA_LONG, NvmlLayouts.MEMORY_V2_USED_OFFSET),
+                        Reading.of(m.get(JAVA_LONG, NvmlLayouts.MEMORY_V2_RESERVED_OFFSET)),
+                        m.get(JAVA_LONG, NvmlLayouts.MEMORY_V2_FREE_OFFSET)));
+            }
+            // else the first version answers for itself (a driver that knows _v2 but not this struct version)
+        }
         MemorySegment m = arena.allocate(NvmlLayouts.MEMORY);
         int rc = f.call(NvmlSymbol.DEVICE_GET_MEMORY_INFO, dev, m);
         if (rc != NvmlError.SUCCESS) return f.error(NvmlSymbol.DEVICE_GET_MEMORY_INFO, rc).toReading();

@@ -24,6 +24,7 @@ final class NvmlLayouts {
     static final int TEMPERATURE_GPU = 0;                  // nvmlTemperatureSensors_t
     static final int TEMPERATURE_THRESHOLD_SLOWDOWN = 1;   // nvmlTemperatureThresholds_t
     static final int CLOCK_SM = 1;                         // nvmlClockType_t
+    static final int CLOCK_MEM = 2;
     static final int MEMORY_ERROR_TYPE_CORRECTED = 0;      // nvmlMemoryErrorType_t
     static final int MEMORY_ERROR_TYPE_UNCORRECTED = 1;
     static final int VOLATILE_ECC = 0;                     // nvmlEccCounterType_t
@@ -50,6 +51,51 @@ final class NvmlLayouts {
             JAVA_LONG.withName("total"), JAVA_LONG.withName("free"), JAVA_LONG.withName("used"));
     static final long MEMORY_TOTAL_OFFSET = MEMORY.byteOffset(groupElement("total"));
     static final long MEMORY_USED_OFFSET = MEMORY.byteOffset(groupElement("used"));
+
+    /**
+     * nvmlMemory_v2_t: unsigned int version; unsigned long long total, reserved, free, used (bytes). 40 bytes; the
+     * version is NVML_STRUCT_VERSION(Memory, 2), the struct's size with 2 in the top byte.
+     */
+    static final StructLayout MEMORY_V2 = MemoryLayout.structLayout(
+            JAVA_INT.withName("version"), MemoryLayout.paddingLayout(4),
+            JAVA_LONG.withName("total"), JAVA_LONG.withName("reserved"), JAVA_LONG.withName("free"),
+            JAVA_LONG.withName("used"));
+    static final int MEMORY_V2_VERSION = (int) MEMORY_V2.byteSize() | (2 << 24);
+    static final long MEMORY_V2_TOTAL_OFFSET = MEMORY_V2.byteOffset(groupElement("total"));
+    static final long MEMORY_V2_RESERVED_OFFSET = MEMORY_V2.byteOffset(groupElement("reserved"));
+    static final long MEMORY_V2_FREE_OFFSET = MEMORY_V2.byteOffset(groupElement("free"));
+    static final long MEMORY_V2_USED_OFFSET = MEMORY_V2.byteOffset(groupElement("used"));
+
+    /**
+     * nvmlFieldValue_t: unsigned int fieldId, scopeId; long long timestamp (us), latencyUsec; nvmlValueType_t
+     * valueType; nvmlReturn_t nvmlReturn; nvmlValue_t value (an 8-byte union). 40 bytes, 8-byte aligned.
+     */
+    static final StructLayout FIELD_VALUE = MemoryLayout.structLayout(
+            JAVA_INT.withName("fieldId"), JAVA_INT.withName("scopeId"),
+            JAVA_LONG.withName("timestamp"), JAVA_LONG.withName("latencyUsec"),
+            JAVA_INT.withName("valueType"), JAVA_INT.withName("nvmlReturn"),
+            JAVA_LONG.withName("value"));
+    static final long FIELD_ID_OFFSET = FIELD_VALUE.byteOffset(groupElement("fieldId"));
+    static final long FIELD_SCOPE_OFFSET = FIELD_VALUE.byteOffset(groupElement("scopeId"));
+    static final long FIELD_TIMESTAMP_OFFSET = FIELD_VALUE.byteOffset(groupElement("timestamp"));
+    static final long FIELD_TYPE_OFFSET = FIELD_VALUE.byteOffset(groupElement("valueType"));
+    static final long FIELD_RETURN_OFFSET = FIELD_VALUE.byteOffset(groupElement("nvmlReturn"));
+    static final long FIELD_VALUE_OFFSET = FIELD_VALUE.byteOffset(groupElement("value"));
+    /** nvmlValueType_t: double, unsigned int, unsigned long, unsigned long long, signed long long, signed int, unsigned short. */
+    static final int VALUE_TYPE_DOUBLE = 0;
+    static final int VALUE_TYPE_UNSIGNED_INT = 1;
+    static final int VALUE_TYPE_SIGNED_INT = 5;
+    static final int VALUE_TYPE_UNSIGNED_SHORT = 6;
+    /** The scopeId that asks an NVLink throughput field for the sum over all links. */
+    static final int SCOPE_ALL_LINKS = -1;
+
+    /** Field IDs (NVML_FI_DEV_*) of nvml.h. */
+    static final int FI_MEMORY_TEMP = 82;
+    static final int FI_TOTAL_ENERGY_CONSUMPTION = 83;
+    static final int FI_NVLINK_THROUGHPUT_DATA_TX = 138;
+    static final int FI_NVLINK_THROUGHPUT_DATA_RX = 139;
+    static final int FI_PCIE_COUNT_TX_BYTES = 197;
+    static final int FI_PCIE_COUNT_RX_BYTES = 198;
 
     private NvmlLayouts() {}
 

@@ -83,7 +83,19 @@ enum NvmlSymbol {
     /** nvmlReturn_t nvmlDeviceGetPcieReplayCounter(nvmlDevice_t device, unsigned int *value) */
     DEVICE_GET_PCIE_REPLAY_COUNTER("nvmlDeviceGetPcieReplayCounter", deviceOut()),
     /** nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t device, nvmlEnableState_t *mode) */
-    DEVICE_GET_PERSISTENCE_MODE("nvmlDeviceGetPersistenceMode", deviceOut());
+    DEVICE_GET_PERSISTENCE_MODE("nvmlDeviceGetPersistenceMode", deviceOut()),
+    /** nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t device, nvmlMemory_v2_t *memory) -- reserved apart */
+    DEVICE_GET_MEMORY_INFO_V2("nvmlDeviceGetMemoryInfo_v2", deviceOut()),
+    /** nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t device, nvmlUtilization_t *utilization) */
+    DEVICE_GET_UTILIZATION_RATES("nvmlDeviceGetUtilizationRates", deviceOut()),
+    /** nvmlReturn_t nvmlDeviceGetEncoderUtilization(nvmlDevice_t, unsigned int *utilization, unsigned int *samplingPeriodUs) */
+    DEVICE_GET_ENCODER_UTILIZATION("nvmlDeviceGetEncoderUtilization",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS)),
+    /** nvmlReturn_t nvmlDeviceGetDecoderUtilization(nvmlDevice_t, unsigned int *utilization, unsigned int *samplingPeriodUs) */
+    DEVICE_GET_DECODER_UTILIZATION("nvmlDeviceGetDecoderUtilization",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS)),
+    /** nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t device, int valuesCount, nvmlFieldValue_t *values) */
+    DEVICE_GET_FIELD_VALUES("nvmlDeviceGetFieldValues", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
 
     final String cName;
     final FunctionDescriptor descriptor;

@@ -158,8 +158,13 @@ public final class InventoryJson {
         j.name("uuid");
         reading(j, g.uuid(), PrettyJson::string);
         j.name("memory");
-        reading(j, g.memory(), (w, m) -> w.beginObject().name("totalBytes").number(m.totalBytes())
-                .name("usedBytes").number(m.usedBytes()).endObject());
+        reading(j, g.memory(), (w, m) -> {
+            w.beginObject().name("totalBytes").number(m.totalBytes()).name("usedBytes").number(m.usedBytes());
+            w.name("reservedBytes");
+            reading(w, m.reservedBytes(), PrettyJson::number);
+            w.name("freeBytes").number(m.freeBytes());
+            w.endObject();
+        });
         j.name("temperatureC");
         reading(j, g.temperatureC(), (w, n) -> w.number(n));
         j.name("slowdownTemperatureC");
@@ -194,6 +199,33 @@ public final class InventoryJson {
         reading(j, g.nvlinkErrors(), (w, errors) -> list(w, errors, (x, e) -> x.beginObject()
                 .name("link").number(e.link()).name("replay").number(e.replay()).name("recovery").number(e.recovery())
                 .name("crcFlit").number(e.crcFlit()).name("crcData").number(e.crcData()).endObject()));
+        j.name("activity");
+        activity(j, g.activity());
+        j.endObject();
+    }
+
+    private static void activity(PrettyJson j, Gpu.Activity a) {
+        j.beginObject();
+        j.name("gpuUtilPercent");
+        reading(j, a.gpuUtilPercent(), (w, n) -> w.number(n));
+        j.name("memoryCopyUtilPercent");
+        reading(j, a.memoryCopyUtilPercent(), (w, n) -> w.number(n));
+        j.name("encoderUtilPercent");
+        reading(j, a.encoderUtilPercent(), (w, n) -> w.number(n));
+        j.name("decoderUtilPercent");
+        reading(j, a.decoderUtilPercent(), (w, n) -> w.number(n));
+        j.name("memoryClockMhz");
+        reading(j, a.memoryClockMhz(), (w, n) -> w.number(n));
+        j.name("memoryTemperatureC");
+        reading(j, a.memoryTemperatureC(), (w, n) -> w.number(n));
+        j.name("energyMillijoules");
+        reading(j, a.energyMillijoules(), PrettyJson::number);
+        j.name("pcieTxBytesPerSecond");
+        reading(j, a.pcieTxBytesPerSecond(), PrettyJson::number);
+        j.name("pcieRxBytesPerSecond");
+        reading(j, a.pcieRxBytesPerSecond(), PrettyJson::number);
+        j.name("nvlinkDataKib");
+        reading(j, a.nvlinkDataKib(), PrettyJson::number);
         j.endObject();
     }
 

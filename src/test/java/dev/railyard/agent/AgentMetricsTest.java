@@ -75,6 +75,34 @@ class AgentMetricsTest {
         assertThat(ours).doesNotContain("DCGM_FI_DEV_GPU_TEMP").contains("railyard_nvml_up 0");
     }
 
+    /**
+     * The H200 capture (nvidia-smi -q -x of 4 x H200, driver 580) under the agent: every default dcgm-exporter
+     * counter the document holds, with dcgm-exporter's labels, and the values nvidia-smi printed for GPU 0 (memory
+     * as nvidia-smi counts it: 0 MiB used, 616 MiB reserved, 143156 MiB free).
+     */
+    @Test
+    void theH200CaptureServesDcgmExportersDefaultCountersWithItsLabels() throws Exception {
+        String ours = metricsText(sampleOnce(Path.of("src/test/resources/trees/h200x4-capture")));
+        String gpu0 = "{DCGM_FI_DRIVER_VERSION=\"580.159.04\",Hostname=\"n1\",UUID=\"GPU-";
+        List<String> gpu0Lines = ours.lines().filter(l -> l.contains("pci_bus_id=\"00000000:00:06.0\"")).toList();
+        for (String family : List.of("DCGM_FI_DEV_SM_CLOCK", "DCGM_FI_DEV_MEM_CLOCK", "DCGM_FI_DEV_MEMORY_TEMP",
+                "DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_PCIE_REPLAY_COUNTER",
+                "DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_MEM_COPY_UTIL", "DCGM_FI_DEV_ENC_UTIL", "DCGM_FI_DEV_DEC_UTIL",
+                "DCGM_FI_DEV_XID_ERRORS", "DCGM_FI_DEV_FB_FREE", "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_FB_RESERVED",
+                "DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS", "DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS",
+                "DCGM_FI_DEV_ROW_REMAP_FAILURE", "DCGM_FI_PROF_PCIE_TX_BYTES", "DCGM_FI_PROF_PCIE_RX_BYTES")) {
+            assertThat(gpu0Lines).as(family).anyMatch(l -> l.startsWith(family + gpu0)
+                    && l.contains("device=\"nvidia0\",gpu=\"0\",modelName=\"NVIDIA H200\""));
+        }
+        assertThat(gpu0Lines).anyMatch(l -> l.startsWith("DCGM_FI_DEV_FB_USED{") && l.endsWith("} 0.0"))
+                .anyMatch(l -> l.startsWith("DCGM_FI_DEV_FB_RESERVED{") && l.endsWith("} 616.0"))
+                .anyMatch(l -> l.startsWith("DCGM_FI_DEV_FB_FREE{") && l.endsWith("} 143156.0"))
+                .anyMatch(l -> l.startsWith("DCGM_FI_DEV_MEM_CLOCK{") && l.endsWith("} 3201.0"))
+                .anyMatch(l -> l.startsWith("DCGM_FI_DEV_MEMORY_TEMP{") && l.endsWith("} 39.0"))
+                // tx_util 1012 KB/s
+                .anyMatch(l -> l.startsWith("DCGM_FI_PROF_PCIE_TX_BYTES{") && l.endsWith("} 1036288.0"));
+    }
+
     @TempDir
     Path empty;
 

@@ -72,7 +72,7 @@ class PcieReplayDetectorTest {
         List<Gpu> gpus = i.gpu().gpus().stream().map(g -> new Gpu(g.index(), g.pciAddress(), g.source(), g.name(), g.uuid(),
                 g.memory(), g.temperatureC(), g.slowdownTemperatureC(), g.powerWatts(), g.powerLimitWatts(), g.smClockMhz(),
                 g.clockEvents(), g.ecc(), g.remappedRows(), g.pcieLink(), g.nvlinks(), g.persistenceMode(),
-                replays, g.nvlinkErrors())).toList();
+                replays, g.nvlinkErrors(), g.activity())).toList();
         return new NodeInventory(i.hostname(), i.takenAt(), i.root(), i.host(), i.pciDevices(),
                 new GpuInventory(i.gpu().nvml(), gpus), i.rdmaDevices(), i.interfaces(), i.topology(), i.xidEvents());
     }

@@ -42,7 +42,7 @@ class NvidiaSmiXmlParserTest {
         assertThat(g.name()).isEqualTo(Reading.of("NVIDIA A100-SXM4-80GB"));
         assertThat(g.uuid()).isEqualTo(Reading.of("GPU-513536b6-7d19-9063-b049-1e69664bb298"));
         // the four MIG devices each say 19968 MiB total / 12 MiB used; the GPU's own section says 81920 / 50
-        assertThat(g.memory()).isEqualTo(Reading.of(new Memory(81920 * MIB, 50 * MIB)));
+        assertThat(g.memory()).isEqualTo(Reading.of(new Memory(81920 * MIB, 50 * MIB, Reading.of(869 * MIB), 80999 * MIB)));
         assertThat(g.temperatureC()).isEqualTo(Reading.of(27));
         assertThat(g.slowdownTemperatureC()).isEqualTo(Reading.of(89));
         assertThat(g.powerWatts()).isEqualTo(Reading.of(67.03));
@@ -64,7 +64,7 @@ class NvidiaSmiXmlParserTest {
         assertThat(g.pciAddress()).isEqualTo("0000:00:1e.0");
         assertThat(g.name()).isEqualTo(Reading.of("Tesla T4"));
         assertThat(g.uuid()).isEqualTo(Reading.of("GPU-d37e67a5-91dd-3774-a5cb-99096249601a"));
-        assertThat(g.memory()).isEqualTo(Reading.of(new Memory(15360 * MIB, 1032 * MIB)));
+        assertThat(g.memory()).isEqualTo(Reading.of(new Memory(15360 * MIB, 1032 * MIB, Reading.of(388 * MIB), 13939 * MIB)));
         assertThat(g.temperatureC()).isEqualTo(Reading.of(40));
         assertThat(g.slowdownTemperatureC()).isEqualTo(Reading.of(93));
         assertThat(g.powerWatts()).isEqualTo(Reading.of(26.78));
@@ -82,7 +82,7 @@ class NvidiaSmiXmlParserTest {
         assertThat(g.pciAddress()).isEqualTo("0000:00:1e.0");
         assertThat(g.name()).isEqualTo(Reading.of("NVIDIA A10G"));
         assertThat(g.uuid()).isEqualTo(Reading.of("GPU-9a9a6c50-2a47-2f51-a902-b82c3b127e94"));
-        assertThat(g.memory()).isEqualTo(Reading.of(new Memory(23028 * MIB, 22 * MIB)));
+        assertThat(g.memory()).isEqualTo(Reading.of(new Memory(23028 * MIB, 22 * MIB, Reading.of(435 * MIB), 22569 * MIB)));
         assertThat(g.temperatureC()).isEqualTo(Reading.of(17));
         assertThat(g.slowdownTemperatureC()).isEqualTo(Reading.of(95));
         assertThat(g.powerWatts()).isEqualTo(Reading.of(25.58));
@@ -101,7 +101,7 @@ class NvidiaSmiXmlParserTest {
         assertThat(g.pciAddress()).isEqualTo("0000:00:04.0");
         assertThat(g.name()).isEqualTo(Reading.of("NVIDIA A100-SXM4-40GB"));
         assertThat(g.uuid()).isEqualTo(Reading.of("GPU-27b94a00-ed54-5c24-b1fd-1054085de32a"));
-        assertThat(g.memory()).isEqualTo(Reading.of(new Memory(40960 * MIB, 38 * MIB)));
+        assertThat(g.memory()).isEqualTo(Reading.of(new Memory(40960 * MIB, 38 * MIB, Reading.of(605 * MIB), 40315 * MIB)));
         assertThat(g.temperatureC()).isEqualTo(Reading.of(36));
         assertThat(g.slowdownTemperatureC()).isEqualTo(Reading.of(89));
         assertThat(g.powerWatts()).isEqualTo(Reading.of(66.92));
@@ -121,7 +121,7 @@ class NvidiaSmiXmlParserTest {
         assertThat(g.pciAddress()).isEqualTo("0000:06:00.0");
         assertThat(g.name()).isEqualTo(Reading.of("NVIDIA RTX 4000 SFF Ada Generation"));
         assertThat(g.uuid()).isEqualTo(Reading.of("GPU-37037c3f-65c8-ec4d-24a9-420204ad8026"));
-        assertThat(g.memory()).isEqualTo(Reading.of(new Memory(20475 * MIB, 3534 * MIB)));
+        assertThat(g.memory()).isEqualTo(Reading.of(new Memory(20475 * MIB, 3534 * MIB, Reading.of(460 * MIB), 16482 * MIB)));
         assertThat(g.temperatureC()).isEqualTo(Reading.of(38));
         // v13 writes thresholds relative to T.Limit (gpu_temp_slow_tlimit_threshold -2 C), not absolute
         assertThat(g.slowdownTemperatureC()).isEqualTo(Reading.absent(

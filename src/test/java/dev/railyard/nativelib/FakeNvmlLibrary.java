@@ -26,6 +26,7 @@ public final class FakeNvmlLibrary implements AutoCloseable {
     private final MethodHandle refcount;
     private final MethodHandle setGpu0Dbe;
     private final MethodHandle holdShutdown;
+    private final MethodHandle advanceSeconds;
 
     private FakeNvmlLibrary(Path path) {
         this.path = path;
@@ -37,6 +38,8 @@ public final class FakeNvmlLibrary implements AutoCloseable {
                 FunctionDescriptor.ofVoid(JAVA_INT));
         refcount = linker.downcallHandle(lookup.findOrThrow("fake_nvml_refcount"), FunctionDescriptor.of(JAVA_INT));
         holdShutdown = linker.downcallHandle(lookup.findOrThrow("fake_nvml_hold_shutdown"),
+                FunctionDescriptor.ofVoid(JAVA_INT));
+        advanceSeconds = linker.downcallHandle(lookup.findOrThrow("fake_nvml_advance_seconds"),
                 FunctionDescriptor.ofVoid(JAVA_INT));
         setGpu0Dbe = linker.downcallHandle(lookup.findOrThrow("fake_nvml_set_gpu0_dbe"),
                 FunctionDescriptor.ofVoid(java.lang.foreign.ValueLayout.JAVA_LONG));
@@ -70,6 +73,11 @@ public final class FakeNvmlLibrary implements AutoCloseable {
     /** Volatile and aggregate uncorrected (double-bit) ECC errors GPU 0 reports from now on. */
     public void setGpu0UncorrectedEcc(long count) throws Throwable {
         setGpu0Dbe.invokeExact(count);
+    }
+
+    /** Moves the field values' clock and counters on (see fake_nvml.c): the next read sees n seconds of traffic. */
+    public void advanceSeconds(int n) throws Throwable {
+        advanceSeconds.invokeExact(n);
     }
 
     /** While held, nvmlShutdown waits (polling each millisecond) until released. */

@@ -78,7 +78,8 @@ class FfmNvmlTest {
             assertThat(g.source()).isEqualTo(Gpu.Source.NVML);
             assertThat(g.name()).isEqualTo(Reading.of("NVIDIA H100 80GB HBM3"));
             assertThat(g.uuid()).isEqualTo(Reading.of("GPU-6b5f8a8e-0d9c-4f3e-9a52-1c2d3e4f5a6b"));
-            assertThat(g.memory()).isEqualTo(Reading.of(new Memory(85520809984L, 557056000L)));
+            // nvidia-smi's count: used without the driver's reserved memory, which _v2 reports apart
+            assertThat(g.memory()).isEqualTo(Reading.of(new Memory(85520809984L, 557056000L, Reading.of(536870912L))));
             assertThat(g.temperatureC()).isEqualTo(Reading.of(34));
             assertThat(g.slowdownTemperatureC()).isEqualTo(Reading.of(87));
             assertThat(g.powerWatts()).isEqualTo(Reading.of(71.234));
@@ -98,12 +99,40 @@ class FfmNvmlTest {
     }
 
     @Test
+    void readsUtilisationClocksEnergyAndTrafficRatesBetweenTwoReads() throws Throwable {
+        try (FfmNvml nvml = open()) {
+            Gpu.Activity first = nvml.gpus().optional().orElseThrow().get(0).activity();
+            assertThat(first.gpuUtilPercent()).isEqualTo(Reading.of(87));
+            assertThat(first.memoryCopyUtilPercent()).isEqualTo(Reading.of(41));
+            assertThat(first.encoderUtilPercent()).isEqualTo(Reading.of(0));
+            assertThat(first.decoderUtilPercent()).isEqualTo(Reading.of(0));
+            assertThat(first.memoryClockMhz()).isEqualTo(Reading.of(2619));
+            assertThat(first.memoryTemperatureC()).isEqualTo(Reading.of(41));
+            long energy = first.energyMillijoules().optional().orElseThrow();
+            long nvlink = first.nvlinkDataKib().optional().orElseThrow();
+            assertThat(first.pcieTxBytesPerSecond()).isEqualTo(Reading.absent("a rate needs two readings; this was the first"));
+            Gpu.Activity still = nvml.gpus().optional().orElseThrow().get(0).activity();
+            assertThat(still.pcieTxBytesPerSecond()).isEqualTo(Reading.absent("NVML gave the same timestamp twice"));
+            // two seconds of the fake's traffic: 2 GB/s TX, 1 GB/s RX on PCIe; 700 J/s; 4 GiB/s of NVLink data
+            fake.advanceSeconds(2);
+            Gpu.Activity second = nvml.gpus().optional().orElseThrow().get(0).activity();
+            assertThat(second.pcieTxBytesPerSecond()).isEqualTo(Reading.of(2e9));
+            assertThat(second.pcieRxBytesPerSecond()).isEqualTo(Reading.of(1e9));
+            assertThat(second.energyMillijoules()).isEqualTo(Reading.of(energy + 1_400_000L));
+            assertThat(second.nvlinkDataKib()).isEqualTo(Reading.of(nvlink + 8_000_000L));
+        }
+    }
+
+    @Test
     void unsupportedFieldsAreAbsentAndErrorsCarryNvmlsText() {
         try (FfmNvml nvml = open()) {
             Gpu g = nvml.gpus().optional().orElseThrow().get(1);
             assertThat(g.pciAddress()).isEqualTo("0000:9a:00.0");
             assertThat(g.name()).isEqualTo(Reading.of("NVIDIA L40S"));
-            assertThat(g.memory()).isEqualTo(Reading.of(new Memory(48305799168L, 1234567168L)));
+            assertThat(g.memory()).isEqualTo(Reading.of(new Memory(48305799168L, 1234567168L, Reading.of(402653184L))));
+            assertThat(g.activity().memoryTemperatureC()).isEqualTo(Reading.absent("not supported by this GPU"));
+            assertThat(g.activity().nvlinkDataKib()).isEqualTo(Reading.absent("not supported by this GPU"));
+            assertThat(g.activity().encoderUtilPercent()).isEqualTo(Reading.of(12));
             assertThat(g.slowdownTemperatureC()).isEqualTo(Reading.absent("not supported by this GPU"));
             assertThat(g.powerWatts()).isEqualTo(Reading.absent("not supported by this GPU"));
             assertThat(g.powerLimitWatts()).isEqualTo(Reading.of(350.0));
@@ -173,6 +202,8 @@ class FfmNvmlTest {
                         .isEqualTo(Reading.absent("nvmlDeviceGetRemappedRows is not in this driver's NVML"));
                 assertThat(g.ecc()).isEqualTo(Reading.of(new EccCounts(0, 0, 0, 0)));
                 assertThat(g.name()).isEqualTo(Reading.of("NVIDIA H100 80GB HBM3"));
+                // no _v2: the first call's used, which counts the reserved memory in, and no reserved reading
+                assertThat(g.memory()).isEqualTo(Reading.of(new Memory(85520809984L, 557056000L + 536870912L)));
             }
         }
     }
@@ -183,6 +214,12 @@ class FfmNvmlTest {
         assertThat(NvmlLayouts.PCI_BUS_ID_OFFSET).isEqualTo(36);
         assertThat(NvmlLayouts.MEMORY.byteSize()).isEqualTo(24);
         assertThat(NvmlLayouts.MEMORY_USED_OFFSET).isEqualTo(16);
+        assertThat(NvmlLayouts.MEMORY_V2.byteSize()).isEqualTo(40);
+        assertThat(NvmlLayouts.MEMORY_V2_VERSION).isEqualTo(0x02000028);
+        assertThat(NvmlLayouts.MEMORY_V2_RESERVED_OFFSET).isEqualTo(16);
+        assertThat(NvmlLayouts.FIELD_VALUE.byteSize()).isEqualTo(40);
+        assertThat(NvmlLayouts.FIELD_RETURN_OFFSET).isEqualTo(28);
+        assertThat(NvmlLayouts.FIELD_VALUE_OFFSET).isEqualTo(32);
     }
 
     @Test

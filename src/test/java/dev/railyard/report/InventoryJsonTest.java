@@ -95,7 +95,8 @@ class InventoryJsonTest {
             Gpu g = inv.gpu().gpus().getFirst();
             Gpu withPower = new Gpu(g.index(), g.pciAddress(), g.source(), g.name(), g.uuid(), g.memory(), g.temperatureC(),
                     g.slowdownTemperatureC(), Reading.of(d), Reading.of(d), g.smClockMhz(), g.clockEvents(), g.ecc(),
-                    g.remappedRows(), g.pcieLink(), g.nvlinks(), g.persistenceMode(), g.pcieReplays(), g.nvlinkErrors());
+                    g.remappedRows(), g.pcieLink(), g.nvlinks(), g.persistenceMode(), g.pcieReplays(), g.nvlinkErrors(),
+                    g.activity());
             NodeInventory with = new NodeInventory(inv.hostname(), inv.takenAt(), inv.root(), inv.host(), inv.pciDevices(),
                     new GpuInventory(inv.gpu().nvml(), List.of(withPower)), inv.rdmaDevices(), inv.interfaces(),
                     inv.topology(), inv.xidEvents());
@@ -144,14 +145,17 @@ class InventoryJsonTest {
                 r.of(List.of(Gpu.ClockEvent.GPU_IDLE, Gpu.ClockEvent.SW_POWER_CAP)), r.of(new Gpu.EccCounts(0, 0, 3, 0)),
                 r.of(new Gpu.RemappedRows(0, 0, false, false)), r.of(link),
                 r.of(List.of(new Gpu.NvLink(0, true), new Gpu.NvLink(1, false))), r.of(true), r.of(0L),
-                r.of(List.of(new Gpu.NvLinkErrors(0, 1, 2, 3, 4))));
+                r.of(List.of(new Gpu.NvLinkErrors(0, 1, 2, 3, 4))),
+                new Gpu.Activity(r.of(97), r.of(40), r.of(0), r.of(0), r.of(2619), r.of(44), r.of(123456789L),
+                        r.of(1.5e9), r.of(2.5e9), r.of(987654L)));
         GpuInventory gpus = new GpuInventory(r.of(new GpuInventory.NvmlSystem("570.172.08", "12.8", "12.570.172.08")),
                 List.of(gpu, new Gpu(1, "0000:2a:00.0", Gpu.Source.PCI_SYSFS, Reading.absent("no NVML"),
                         Reading.absent("no NVML"), Reading.absent("no NVML"), Reading.absent("no NVML"),
                         Reading.absent("no NVML"), Reading.absent("no NVML"), Reading.absent("no NVML"),
                         Reading.absent("no NVML"), Reading.of(List.of()), Reading.absent("no NVML"),
                         Reading.absent("no NVML"), Reading.failed("/sys/x", "Permission denied"), Reading.of(List.of()),
-                        Reading.absent("no NVML"), Reading.absent("no NVML"), Reading.of(List.of()))));
+                        Reading.absent("no NVML"), Reading.absent("no NVML"), Reading.of(List.of()),
+                        Gpu.Activity.absent("no NVML"))));
         Map<String, Reading<Long>> counters = new LinkedHashMap<>();
         counters.put("symbol_error", r.of(0L));
         counters.put("port_rcv_data", r.of(123456789012L));

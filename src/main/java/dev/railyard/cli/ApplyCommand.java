@@ -15,6 +15,7 @@ import dev.railyard.model.RdmaDevice;
 import dev.railyard.platform.Clock;
 import dev.railyard.platform.CommandRunner;
 import dev.railyard.platform.HostRoot;
+import dev.railyard.render.InstalledSystem;
 import dev.railyard.render.NodeRenderer;
 import dev.railyard.render.RenderInput;
 import dev.railyard.render.RenderedFile;
@@ -260,7 +261,8 @@ public final class ApplyCommand implements Callable<Integer> {
         }
         Optional<List<RdmaDevice>> rdma = host.isDirectory("sys/class/infiniband")
                 ? Optional.of(new InfinibandCollector().collect(host)) : Optional.empty();
-        List<RenderedFile> files = NodeRenderer.all().render(cluster, name, rdma, RenderInput.DEFAULT_AGENT_PORT);
+        List<RenderedFile> files = NodeRenderer.all().render(cluster, name, rdma, RenderInput.DEFAULT_AGENT_PORT,
+                InstalledSystem.read(host));
         return new Rendered(name, target.changes(files));
     }
 

@@ -6,6 +6,7 @@ import dev.railyard.model.RailyardException;
 import dev.railyard.model.RdmaDevice;
 import dev.railyard.platform.HostRoot;
 import dev.railyard.platform.IoErrors;
+import dev.railyard.render.InstalledSystem;
 import dev.railyard.render.NodeRenderer;
 import dev.railyard.render.RenderInput;
 import dev.railyard.render.RenderedFile;
@@ -80,7 +81,8 @@ public final class RenderCommand implements Callable<Integer> {
         Map<Path, List<RenderedFile>> byDir = new LinkedHashMap<>();
         for (String name : names) {
             Optional<List<RdmaDevice>> rdma = Optional.ofNullable(root).map(r -> new InfinibandCollector().collect(hostRoot(r)));
-            byDir.put(node != null ? out : out.resolve(name), NodeRenderer.all().render(cluster, name, rdma, agentPort));
+            InstalledSystem system = root != null ? InstalledSystem.read(hostRoot(root)) : InstalledSystem.unknown();
+            byDir.put(node != null ? out : out.resolve(name), NodeRenderer.all().render(cluster, name, rdma, agentPort, system));
         }
         byDir.forEach(RenderCommand::refuseWhatIsInTheWay);
         for (Map.Entry<Path, List<RenderedFile>> e : byDir.entrySet()) {

@@ -15,8 +15,8 @@ public final class LimitsRenderer implements Renderer {
     public List<RenderedFile> render(RenderInput in) {
         String text = in.header("#")
                 + "# RDMA registers (pins) memory: without this, ibv_reg_mr fails and NCCL falls back to sockets.\n"
-                + "# pam_limits reads this at login only: services get LimitMEMLOCK in their units (railyard-agent,\n"
-                + "# and slurmd's drop-in when the spec has Slurm), and jobs inherit slurmd's limit, not this file's.\n"
+                + "# pam_limits reads this at login only: services get LimitMEMLOCK in their units (railyard-agent's;\n"
+                + "# Slurm's slurmd.service sets it, else railyard's drop-in), and jobs inherit slurmd's limit, not this file's.\n"
                 + "*    soft    memlock    unlimited\n"
                 + "*    hard    memlock    unlimited\n";
         return List.of(RenderedFile.of(PATH, text));

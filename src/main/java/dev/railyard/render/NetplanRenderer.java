@@ -1,9 +1,10 @@
 package dev.railyard.render;
 
-import dev.railyard.model.ClusterSpec.IpoibMode;
 import dev.railyard.model.ClusterSpec.OsFamily;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * etc/netplan/60-railyard-fabric.yaml for Ubuntu-family nodes: the fabric interfaces only (addresses, MTU, IPoIB
@@ -27,20 +28,26 @@ public final class NetplanRenderer implements Renderer {
                   version: 2
                   ethernets:
                 """);
+        List<String> notes = new ArrayList<>();
         for (RenderInput.Bound b : in.fabric()) {
             var n = b.network();
+            Optional<IpoibChoice> ipoib = b.infiniband() ? Optional.of(IpoibChoice.of(in, b)) : Optional.empty();
             y.append("    ").append(b.binding().netdev()).append(":\n");
             y.append("      # ").append(NetworkText.describe(b)).append('\n');
             y.append("      dhcp4: false\n");
             y.append("      dhcp6: false\n");
             b.cidr().ifPresent(c -> y.append("      addresses:\n        - ").append(c).append('\n'));
-            n.mtu().ifPresent(m -> y.append("      mtu: ").append(m).append('\n'));
-            if (b.infiniband()) {
-                IpoibMode mode = n.ipoibMode().orElse(IpoibMode.DATAGRAM);
-                y.append("      infiniband-mode: ").append(mode == IpoibMode.CONNECTED ? "connected" : "datagram").append('\n');
+            if (ipoib.isPresent()) {
+                IpoibChoice c = ipoib.get();
+                y.append("      # IPoIB ").append(c.why()).append(".\n");
+                c.mtu().ifPresent(m -> y.append("      mtu: ").append(m).append('\n'));
+                y.append("      infiniband-mode: ").append(c.modeName()).append('\n');
+                notes.add(b.binding().netdev() + ": IPoIB " + c.why());
+            } else {
+                n.mtu().ifPresent(m -> y.append("      mtu: ").append(m).append('\n'));
             }
             y.append("      optional: true\n");
         }
-        return List.of(new RenderedFile(PATH, y.toString(), RenderedFile.PRIVATE));
+        return List.of(new RenderedFile(PATH, y.toString(), RenderedFile.PRIVATE).withNotes(notes));
     }
 }

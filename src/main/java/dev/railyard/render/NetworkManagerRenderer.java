@@ -1,16 +1,16 @@
 package dev.railyard.render;
 
-import dev.railyard.model.ClusterSpec.IpoibMode;
 import dev.railyard.model.ClusterSpec.OsFamily;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
  * NetworkManager keyfiles for RHEL-family nodes (RHEL 9 and 10 read only keyfiles for new profiles): one
- * connection per fabric interface, IPoIB in the network's mode with its MTU (seed 003: connected, 65520).
+ * connection per fabric interface, IPoIB in the mode the HCA and OS allow ({@link IpoibChoice}).
  */
 public final class NetworkManagerRenderer implements Renderer {
 
@@ -32,14 +32,13 @@ public final class NetworkManagerRenderer implements Renderer {
             k.append("type=").append(b.infiniband() ? "infiniband" : "ethernet").append('\n');
             k.append("interface-name=").append(b.binding().netdev()).append('\n');
             k.append("autoconnect=true\n\n");
-            if (b.infiniband()) {
-                IpoibMode mode = b.network().ipoibMode().orElse(IpoibMode.DATAGRAM);
+            Optional<IpoibChoice> ipoib = b.infiniband() ? Optional.of(IpoibChoice.of(in, b)) : Optional.empty();
+            if (ipoib.isPresent()) {
+                IpoibChoice c = ipoib.get();
                 k.append("[infiniband]\n");
-                if (mode == IpoibMode.CONNECTED) {
-                    k.append("# Connected mode is what allows an MTU above 4092 (up to 65520) on IPoIB.\n");
-                }
-                b.network().mtu().ifPresent(m -> k.append("mtu=").append(m).append('\n'));
-                k.append("transport-mode=").append(mode == IpoibMode.CONNECTED ? "connected" : "datagram").append("\n\n");
+                k.append("# IPoIB ").append(c.why()).append(".\n");
+                c.mtu().ifPresent(m -> k.append("mtu=").append(m).append('\n'));
+                k.append("transport-mode=").append(c.modeName()).append("\n\n");
             } else {
                 b.network().mtu().ifPresent(m -> k.append("[ethernet]\nmtu=").append(m).append("\n\n"));
             }
@@ -51,7 +50,8 @@ public final class NetworkManagerRenderer implements Renderer {
             }
             k.append("# A fabric link that is down must not hold up boot or other connections.\nmay-fail=true\n\n");
             k.append("[ipv6]\nmethod=disabled\n");
-            files.add(new RenderedFile(DIR + id + ".nmconnection", k.toString(), RenderedFile.PRIVATE));
+            files.add(new RenderedFile(DIR + id + ".nmconnection", k.toString(), RenderedFile.PRIVATE)
+                    .withNotes(ipoib.map(c -> List.of(b.binding().netdev() + ": IPoIB " + c.why())).orElse(List.of())));
         }
         return files;
     }

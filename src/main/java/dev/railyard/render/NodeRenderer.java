@@ -32,8 +32,13 @@ public final class NodeRenderer {
     }
 
     public List<RenderedFile> render(ClusterSpec spec, String node, Optional<List<RdmaDevice>> rdma, int agentPort) {
+        return render(spec, node, rdma, agentPort, InstalledSystem.unknown());
+    }
+
+    public List<RenderedFile> render(ClusterSpec spec, String node, Optional<List<RdmaDevice>> rdma, int agentPort,
+                                     InstalledSystem system) {
         ClusterSpec.Node n = spec.node(node).orElseThrow(() -> new IllegalArgumentException("no node " + node));
-        RenderInput in = new RenderInput(spec, n, rdma, agentPort);
+        RenderInput in = new RenderInput(spec, n, rdma, agentPort, system);
         List<RenderedFile> files = new ArrayList<>();
         Set<String> paths = new HashSet<>();
         for (Renderer r : renderers) {

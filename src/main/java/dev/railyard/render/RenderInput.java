@@ -14,9 +14,15 @@ import java.util.Optional;
 
 /**
  * What the renderers read: the spec, the node being rendered and, when one was given, that node's RDMA inventory
- * (for the RoCE v2 GID index and the subnet manager's port GUID). {@code agentPort} is where agents serve /metrics.
+ * (for the RoCE v2 GID index and the subnet manager's port GUID). {@code agentPort} is where agents serve /metrics;
+ * {@code system} is what the node's installed system says (the OS release, the packaged slurmd unit), when known.
  */
-public record RenderInput(ClusterSpec spec, ClusterSpec.Node node, Optional<List<RdmaDevice>> rdma, int agentPort) {
+public record RenderInput(ClusterSpec spec, ClusterSpec.Node node, Optional<List<RdmaDevice>> rdma, int agentPort,
+                          InstalledSystem system) {
+
+    public RenderInput(ClusterSpec spec, ClusterSpec.Node node, Optional<List<RdmaDevice>> rdma, int agentPort) {
+        this(spec, node, rdma, agentPort, InstalledSystem.unknown());
+    }
 
     public static final int DEFAULT_AGENT_PORT = 9410;
 

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * systemd units: the railyard agent, a oneshot that keeps the spec's unused NICs down (seed 002), and a slurmd
- * drop-in for unlimited locked memory when the cluster runs Slurm.
+ * drop-in for unlimited locked memory when the cluster runs Slurm and the node's installed slurmd.service does not
+ * set it already (Slurm's own unit, which Debian and RHEL ship, does; render without a root leaves it out).
  */
 public final class SystemdRenderer implements Renderer {
 
@@ -16,13 +17,17 @@ public final class SystemdRenderer implements Renderer {
     /** Where the spec copy lands and where the railyard launcher is expected on the node. */
     static final String SPEC_ON_NODE = "/" + SpecCopyRenderer.PATH;
     static final String RAILYARD_BIN = "/usr/local/bin/railyard";
+    static final String MEMLOCK = "LimitMEMLOCK=infinity";
 
     @Override
     public List<RenderedFile> render(RenderInput in) {
         List<RenderedFile> files = new ArrayList<>();
         files.add(RenderedFile.of(AGENT, agent(in)));
         if (!in.node().disableNetdevs().isEmpty()) files.add(RenderedFile.of(NICS_DOWN, netdevsDown(in)));
-        if (in.spec().slurm().isPresent()) files.add(RenderedFile.of(SLURMD_DROPIN, slurmd(in)));
+        // Slurm's own slurmd.service (Debian's, RHEL's) already sets the limit: a drop-in only where the node's unit lacks it
+        if (in.spec().slurm().isPresent() && in.system().slurmdUnit().isPresent() && !in.system().slurmdSets(MEMLOCK)) {
+            files.add(RenderedFile.of(SLURMD_DROPIN, slurmd(in)));
+        }
         return files;
     }
 
@@ -66,7 +71,7 @@ public final class SystemdRenderer implements Renderer {
     private static String slurmd(RenderInput in) {
         return in.header("#")
                 + "# Jobs inherit slurmd's locked-memory limit, not limits.d: without this, NCCL in a job cannot\n"
-                + "# register memory and falls back to sockets.\n"
+                + "# register memory and falls back to sockets. This node's slurmd.service does not set it.\n"
                 + "[Service]\n"
                 + "LimitMEMLOCK=infinity\n";
     }

@@ -104,10 +104,10 @@ class KeyfileAndOpenSmReadersTest {
                     .containsEntry("ipv4.may-fail", "true")
                     .containsEntry("ipv6.method", "disabled");
             if (b.infiniband()) {
-                // seed 003: connected mode is what lets IPoIB carry a 65520-byte MTU
+                // seed 003's ConnectX-4 on RHEL 8 and later: enhanced IPoIB, datagram only, at most 4092
                 assertThat(s).containsEntry("connection.type", "infiniband")
-                        .containsEntry("infiniband.transport-mode", "connected")
-                        .containsEntry("infiniband.mtu", "65520");
+                        .containsEntry("infiniband.transport-mode", "datagram")
+                        .containsEntry("infiniband.mtu", "4092");
             } else {
                 assertThat(s).containsEntry("connection.type", "802-3-ethernet").containsEntry("ethernet.mtu", "9000");
             }
@@ -120,8 +120,8 @@ class KeyfileAndOpenSmReadersTest {
         String good = Examples.file(Examples.render("s3-r730-ib-qdr", "r720"),
                 NetworkManagerRenderer.DIR + "railyard-ib.nmconnection").content();
         Map<String, String> broken = Map.of(
-                "mode-typo", good.replace("transport-mode=connected", "transport-mode=conected"),
-                "mtu-not-a-number", good.replace("mtu=65520", "mtu=sixty-five-k"),
+                "mode-typo", good.replace("transport-mode=datagram", "transport-mode=datagramm"),
+                "mtu-not-a-number", good.replace("mtu=4092", "mtu=sixty-five-k"),
                 "key-typo", good.replace("may-fail=true", "may-fial=true"),
                 "group-typo", good.replace("[ipv6]", "[ip6]"),
                 "required-group-typo", good.replace("[infiniband]", "[infinband]"));

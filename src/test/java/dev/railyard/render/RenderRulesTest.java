@@ -23,7 +23,7 @@ class RenderRulesTest {
         RenderedFile keyfile = Examples.file(Examples.render("s3-r730-ib-qdr", "r730-2"),
                 "etc/NetworkManager/system-connections/railyard-ib.nmconnection");
         assertThat(keyfile.mode()).isEqualTo(RenderedFile.PRIVATE);
-        assertThat(keyfile.content()).contains("\nmtu=65520\ntransport-mode=connected\n").contains("\naddress1=10.10.10.22/24\n");
+        assertThat(keyfile.content()).contains("\nmtu=4092\ntransport-mode=datagram\n").contains("\naddress1=10.10.10.22/24\n");
     }
 
     @Test

@@ -125,7 +125,10 @@ class RenderValidatorsTest {
         assertThat(b.stderr()).contains("restart specifier").contains("sometimes");
     }
 
-    /** The slurmd drop-in, merged by systemd into Debian's own slurmd.service: the dump shows the unlimited limit. */
+    /**
+     * The slurmd drop-in, merged by systemd into Debian's slurmd.service with its own LimitMEMLOCK line taken out (a
+     * node whose unit lacks it, the only one that gets the drop-in): the dump shows the unlimited limit.
+     */
     @Test
     void systemdMergesTheSlurmdDropIn(@TempDir Path tmp) throws IOException {
         Path analyze = RealTools.require("systemd-analyze", "systemd");
@@ -135,7 +138,12 @@ class RenderValidatorsTest {
         copyUnits(slurmd.getParent(), root.resolve("usr/lib/systemd/system"));
         executable(root.resolve("usr/sbin/slurmd"));
         executable(root.resolve("bin/kill"));
-        RenderedFile dropIn = Examples.file(Examples.render("s4-h100-hdr", "compute01"), SystemdRenderer.SLURMD_DROPIN);
+        Path unit = root.resolve("usr/lib/systemd/system/slurmd.service");
+        Files.writeString(unit, Files.readString(unit).replace("LimitMEMLOCK=infinity\n", ""));
+        InstalledSystem lacking = new InstalledSystem(java.util.Optional.empty(), java.util.Optional.empty(),
+                java.util.Optional.of(Files.readString(unit)));
+        RenderedFile dropIn = Examples.file(NodeRenderer.all().render(Examples.spec("s4-h100-hdr"), "compute01", java.util.Optional.empty(),
+                RenderInput.DEFAULT_AGENT_PORT, lacking), SystemdRenderer.SLURMD_DROPIN);
         Path p = root.resolve(dropIn.path());
         Files.createDirectories(p.getParent());
         Files.writeString(p, dropIn.content());

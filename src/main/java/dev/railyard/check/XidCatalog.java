@@ -49,6 +49,8 @@ public final class XidCatalog {
 
     private static final String APP = "# if it repeats across jobs on this GPU only:\ndcgmi diag -r 3";
     private static final String REMAP = "nvidia-smi -q -d ROW_REMAPPER   # pending or failed remaps";
+    private static final String NVLINK = "nvidia-smi nvlink -s   # the link named in the Xid line\n"
+            + "# a Fatal one needs the GPU reset (or the node rebooted); one that repeats, the link inspected";
     private static final String DRAIN_FIRST = "# drain the node first (scontrol update nodename=... state=drain)";
 
     private static final Map<Integer, Entry> ENTRIES = Map.ofEntries(
@@ -81,6 +83,13 @@ public final class XidCatalog {
             e(120, "GSP error", Severity.FAIL, Action.RESET_GPU,
                     DRAIN_FIRST + "\n# update the driver if it recurs"),
             e(140, "Unrecovered ECC error", Severity.FAIL, Action.RESET_GPU, ""),
+            e(144, "NVLink SAW error", Severity.WARN, Action.RESET_GPU, NVLINK),
+            e(145, "NVLink RLW error", Severity.WARN, Action.RESET_GPU, NVLINK),
+            e(146, "NVLink TLW error", Severity.WARN, Action.RESET_GPU, NVLINK),
+            e(147, "NVLink TREX error", Severity.WARN, Action.RESET_GPU, NVLINK),
+            e(148, "NVLink NVLPW control error", Severity.WARN, Action.RESET_GPU, NVLINK),
+            e(149, "NVLink NETIR error", Severity.WARN, Action.RESET_GPU, NVLINK),
+            e(150, "NVLink MSE error", Severity.WARN, Action.RESET_GPU, NVLINK),
             e(154, "GPU recovery action changed", Severity.FAIL, Action.RESET_GPU, ""));
 
     private XidCatalog() {
@@ -103,6 +112,9 @@ public final class XidCatalog {
         Entry base = lookup(code).orElse(new Entry(code, "Xid " + code + " (not in Railyard's catalog: see "
                 + "https://docs.nvidia.com/deploy/xid-errors/)", Severity.WARN, Action.HARDWARE_INSPECTION,
                 "# look the code up in NVIDIA's Xid catalog before acting"));
+        if (code >= 144 && code <= 150 && message.matches(".*\\bFatal\\b.*")) {
+            return new Entry(code, base.name() + " (Fatal)", Severity.FAIL, Action.RESET_GPU, base.advice());
+        }
         if (code == 154) {
             String m = message.toLowerCase(java.util.Locale.ROOT);
             if (m.contains("reboot")) return new Entry(code, base.name(), Severity.FAIL, Action.REBOOT_SYSTEM, "");

@@ -40,14 +40,28 @@ public final class Diagnoser {
                 new FioRecogniser(),
                 new Iperf3Recogniser(true),
                 new NcclTestsRecogniser(),
+                new OsuRecogniser(),
+                new UcxPerftestRecogniser(),
                 new PerftestRecogniser(),
                 new IbstatRecogniser(),
                 new IbvDevinfoRecogniser(),
+                new IbstatusRecogniser(),
+                new IbportstateRecogniser(),
+                new IblinkinfoRecogniser(),
+                new PerfqueryRecogniser(),
+                new RdmaLinkRecogniser(),
+                new MlxlinkRecogniser(),
+                new DcgmiDiagRecogniser(),
+                new NvidiaSmiQRecogniser(),
+                new NvidiaSmiTopoRecogniser(),
+                new LspciRecogniser(),
                 new ShowGidsRecogniser(),
                 new SockperfRecogniser(),
                 new FioTextRecogniser(),
+                new Iperf2Recogniser(),
                 new Iperf3Recogniser(false),
                 new KernelLogRecogniser(),
+                new EthtoolStatsRecogniser(),
                 SignatureRecogniser.of(ToolKind.RPING, "\\brping\\b|RDMA_CM_EVENT_")), DiagnosisCatalog.standard());
     }
 
@@ -82,6 +96,8 @@ public final class Diagnoser {
                                 + "this report still stands:"), "railyard --version"), 0, "",
                         r.tool().label())), Parsed.none());
             }
+            List<Sections.Section> others = Sections.others(recognisers, r, own, text, present, targets);
+            if (!others.isEmpty()) return mixed(r, own, others, rules, paste);
             return new DiagnosisReport(r.tool(), merge(own.diagnoses(), rules, r.supersedes()), own.parsed(),
                     paste.removed());
         }
@@ -91,6 +107,20 @@ public final class Diagnoser {
         throw new RailyardException.Usage("input not recognised as the output of any supported tool",
                 "diagnose recognises: " + Arrays.stream(ToolKind.values()).filter(k -> k != ToolKind.CATALOG_ONLY)
                         .map(ToolKind::label).collect(Collectors.joining(", ")));
+    }
+
+    /** One section per tool: each tool's verdicts under its name, the numbers of all of them. */
+    private static DiagnosisReport mixed(Recogniser first, ToolReading own, List<Sections.Section> others,
+                                         List<Diagnosis> rules, Paste paste) {
+        List<Diagnosis> all = new ArrayList<>(Sections.labelled(first.tool(), own.diagnoses()));
+        List<Measurement> numbers = new ArrayList<>(own.parsed().numbers());
+        Set<String> superseded = new HashSet<>(first.supersedes());
+        for (Sections.Section s : others) {
+            all.addAll(Sections.labelled(s.tool(), s.reading().diagnoses()));
+            numbers.addAll(s.reading().parsed().numbers());
+        }
+        return new DiagnosisReport(ToolKind.MIXED, merge(all, rules, superseded),
+                new Parsed(numbers, java.util.Optional.empty()), paste.removed());
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.railyard.diagnose;
 
 import dev.railyard.bench.Literals;
 import dev.railyard.bench.TextLines;
+import dev.railyard.check.Fix;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
@@ -87,6 +88,33 @@ public final class DiagnosisCatalog {
                                 + "or a firewall)", "# start the server side first; its address must answer from here "
                                 + "and its port be open in the firewall:\nip -br addr",
                         "realdata/perftest"),
+                DiagnosisRule.of("rdma.qp-rtr",
+                        "(?i)failed to modify QP(?: \\d+)? (?:state )?to RTR|Failed to modify QP \\(|"
+                                + "ibv_modify_qp\\([^)]*RTR\\) failed|Unable to Connect the HCA's through the link",
+                        Severity.FAIL,
+                        "the queue pair could not move to Ready-To-Receive: the peer's address does not work on this "
+                                + "port. On RoCE the GID index is not the RoCE v2 address of the interface (or the "
+                                + "port requires a GRH the program does not set); on InfiniBand the peer's LID is "
+                                + "wrong or no subnet manager gave one; or the path MTU is larger than the port's",
+                        Fix.lines("show_gids   # the RoCE v2 GID index of the interface's IPv4 address",
+                                "ibv_devinfo -v | grep -E 'hca_id|port:|state|active_mtu|sm_lid|port_lid'",
+                                Fix.note("pass that GID index (ib_write_bw -x N, NCCL_IB_GID_INDEX=N), use the same "
+                                        + "MTU on both ends, and make sure a subnet manager runs on InfiniBand")),
+                        "realdata/perftest"),
+                DiagnosisRule.of("nccl.system-error", "Test NCCL failure .*'unhandled system error'",
+                        Severity.FAIL,
+                        "NCCL failed on a system call: most often the IB/RoCE transport could not be set up between "
+                                + "the hosts (a port that is down, a wrong NCCL_IB_HCA, or no shared interface for "
+                                + "the bootstrap socket)",
+                        Fix.lines("export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET   # NCCL names the call that failed",
+                                "ibv_devinfo | grep -E 'hca_id|state'", "printenv | grep '^NCCL_'"),
+                        "nccl-tests#36"),
+                DiagnosisRule.of("ucx.unreachable", "Destination is unreachable", Severity.FAIL,
+                        "UCX found no transport that reaches the peer: the device in UCX_NET_DEVICES is down or on "
+                                + "another subnet than the peer's",
+                        Fix.lines("ucx_info -d | grep -E 'Transport|Device'", "ibv_devinfo | grep -E 'hca_id|state'",
+                                Fix.note("set UCX_NET_DEVICES to an ACTIVE port both hosts share, e.g. mlx5_0:1")),
+                        "openucx/ucx#10738"),
                 DiagnosisRule.of(CheckId.RDMA_RETRY_EXCEEDED.id(),
                         "completion\\b.*\\berror 12\\b|transport retry counter exceeded|status 12\\b", Severity.FAIL,
                         "transport retries exceeded: the peer stopped answering (link flap, wrong GID index, or "

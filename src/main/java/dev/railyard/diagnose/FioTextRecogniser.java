@@ -23,7 +23,7 @@ public record FioTextRecogniser() implements Recogniser {
 
     private static final LinePattern SIGNATURE = LinePattern.compile("Run status group \\d|\\(groupid=\\d+, jobs=\\d+\\)"
             + "|READ: bw=|WRITE: bw=|TRIM: bw=|READ: io=|WRITE: io=|read\\s*: IOPS=|write\\s*: IOPS=|read\\s*: io="
-            + "|write\\s*: io=");
+            + "|write\\s*: io=|^Starting \\d+ process");
 
     /** A job killed by a signal: the OOM killer (memory grows with iodepth and numjobs), or whoever stopped it. */
     private static final String KILLED_FIX = Fix.lines("dmesg | grep -iE 'out of memory|oom-kill|killed process'",

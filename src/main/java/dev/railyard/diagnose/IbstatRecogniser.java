@@ -39,7 +39,13 @@ public record IbstatRecogniser() implements Recogniser {
     @Override
     public ToolReading read(TextLines text, DiagnoseTargets targets) {
         IbstatReport report = new IbstatParser().parse(text.joined());
-        return new ToolReading(diagnose(text, report), Parsed.of(report, List.of()));
+        List<Measurement> rates = new java.util.ArrayList<>();
+        for (IbstatCa ca : report.adapters()) {
+            for (IbstatPort p : ca.ports()) {
+                if (p.rate() > 0) rates.add(new Measurement("rate of " + ca.name() + " port " + p.number(), p.rate(), "Gb/s"));
+            }
+        }
+        return new ToolReading(diagnose(text, report), Parsed.of(report, rates));
     }
 
     private static List<Diagnosis> diagnose(TextLines text, IbstatReport report) {

@@ -34,13 +34,15 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
 
     @Override
     public List<String> signatureLiterals() {
-        return json ? List.of("\"connecting_to\"") : List.of("bits/sec", "iperf Done.", ERROR);
+        return json ? List.of("\"connecting_to\"", "\"bits_per_second\"", "\"event\"", "\"num_streams\"")
+                : List.of("bits/sec", "iperf Done.", ERROR);
     }
 
     @Override
     public boolean recognises(TextLines text) {
         if (json) {
-            return text.line(text.firstNonBlank()).strip().startsWith("{") && text.find("\"connecting_to\"") > 0;
+            return text.line(text.firstNonBlank()).strip().startsWith("{") && text.find("\"connecting_to\"") > 0
+                    || Iperf3JsonFragments.looksLike(text) && text.lines().stream().noneMatch(l -> l.contains("bits/sec"));
         }
         return text.find("iperf Done.") > 0 || text.lines().stream().anyMatch(l -> l.contains("bits/sec") && Iperf3TextParser.isRow(l))
                 || text.lines().stream().anyMatch(l -> l.strip().startsWith(ERROR));
@@ -54,10 +56,17 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
 
     @Override
     public ToolReading read(TextLines text, DiagnoseTargets targets) {
+        if (json && !(text.line(text.firstNonBlank()).strip().startsWith("{") && text.find("\"connecting_to\"") > 0)) {
+            return Iperf3JsonFragments.read(text);
+        }
         Iperf3TextReport report;
         try {
             report = json ? plain(new Iperf3JsonParser().parse(text.joined())) : new Iperf3TextParser().read(text);
         } catch (ToolParseException e) {
+            // a document cut by the paste still holds its intervals; one iperf3 ended with an "error" stays a FAIL
+            if (json && text.find("\"bits_per_second\"") > 0 && text.find("\"error\"") == 0) {
+                return Iperf3JsonFragments.read(text);
+            }
             return new ToolReading(List.of(Diagnosis.of(CheckId.BENCH_IPERF3.id(), Severity.FAIL, "iperf3 run", e.reason(),
                     serverSide(text, e.lineNumber()) ? clientFix() : serverFix(Server.in(text)), e.lineNumber(),
                     e.line(), "iperf3")),

@@ -33,7 +33,16 @@ final class KernelEventVerdicts {
     private KernelEventVerdicts() {
     }
 
-    record Group(KernelEvent first, int count, double total) {}
+    /** The events of one kind on one device: the first, the last, how many, and their values and details. */
+    record Group(KernelEvent first, KernelEvent last, int count, double total, java.util.Set<String> details) {
+
+        /** "(3 lines, first [ 1356.29], last [28094.90])" for a repeated event, "" for one line. */
+        String times() {
+            if (count <= 1) return "";
+            String a = first.stamp(), b = last.stamp();
+            return " (" + count + " lines" + (a.isEmpty() || b.isEmpty() ? "" : ", first " + a + ", last " + b) + ")";
+        }
+    }
 
     static List<Diagnosis> judge(List<KernelEvent> events) {
         Map<String, Group> groups = new LinkedHashMap<>();
@@ -42,7 +51,10 @@ final class KernelEventVerdicts {
             String key = e.kind() + "/" + e.device();
             Group g = groups.get(key);
             double v = e.value().orElse(0);
-            groups.put(key, g == null ? new Group(e, 1, v) : new Group(g.first(), g.count() + 1, g.total() + v));
+            java.util.Set<String> details = new java.util.LinkedHashSet<>(g == null ? java.util.Set.of() : g.details());
+            details.add(e.detail());
+            groups.put(key, g == null ? new Group(e, e, 1, v, details)
+                    : new Group(g.first(), e, g.count() + 1, g.total() + v, details));
         }
         boolean memoryEvents = events.stream().anyMatch(e -> e.kind() == KernelEvent.Kind.MEMORY_CORRECTED
                 || e.kind() == KernelEvent.Kind.MEMORY_UNCORRECTED);
@@ -54,9 +66,22 @@ final class KernelEventVerdicts {
         return out;
     }
 
+    /** How many lines each repeated event took, per kind and device: a count is a reading too. */
+    static List<Measurement> counts(List<KernelEvent> events) {
+        Map<String, Integer> n = new LinkedHashMap<>();
+        for (KernelEvent e : events) {
+            if (e.kind() == KernelEvent.Kind.PCIE_FULL) continue;
+            n.merge(e.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ') + " lines of "
+                    + (e.device().isEmpty() ? "the host" : e.device()), 1, Integer::sum);
+        }
+        List<Measurement> out = new ArrayList<>();
+        n.forEach((what, count) -> out.add(new Measurement(what, count, "lines")));
+        return out;
+    }
+
     private static Diagnosis verdict(Group g) {
         KernelEvent e = g.first();
-        String times = g.count() > 1 ? " (" + g.count() + " lines)" : "";
+        String times = g.times();
         String dev = e.device().isEmpty() ? "" : e.device();
         return switch (e.kind()) {
             case PCIE_LIMITED -> of(CheckId.HOST_PCIE_LINK.id(), Severity.WARN, "PCIe " + dev,
@@ -104,12 +129,9 @@ final class KernelEventVerdicts {
                     "firmware (APEI) reported a hardware error, " + e.detail() + times,
                     Fix.lines(drain("hw-error"), HARDWARE_ERRORS,
                             Fix.note("replace the part its section type names, then resume the node")), e);
-            case GPU_INIT_FAILED -> of(CheckId.GPU_DRIVER.id(), Severity.FAIL, "GPU " + dev,
-                    "the NVIDIA driver could not initialise the GPU: " + e.detail() + times,
-                    Fix.lines("dmesg | grep -E 'NVRM|fallen off the bus'", lspci(dev, "-nn") + " | grep -i nvidia",
-                            "modinfo -F version nvidia",
-                            Fix.note("check that this driver release supports the GPU above, and the GPU's power "
-                                    + "cables and seating")), e);
+            case GPU_INIT_FAILED -> DeviceFaultVerdicts.gpuInit(g, dev, times);
+            case NIC_TX_HANG, BLOCK_IO_ERROR, NVME_TIMEOUT, GPU_HANG, NVLINK_ERROR, NVSWITCH_ERROR ->
+                    DeviceFaultVerdicts.verdict(g, dev, times);
             case PCIE_FULL -> throw new IllegalStateException("PCIE_FULL is not a verdict");
         };
     }
@@ -138,7 +160,7 @@ final class KernelEventVerdicts {
         return Fix.lines(lines.toArray(String[]::new));
     }
 
-    private static String lspci(String dev, String verbosity) {
+    static String lspci(String dev, String verbosity) {
         return "lspci " + verbosity + (dev.isEmpty() ? "" : " -s " + ShellWord.of(dev));
     }
 
@@ -147,11 +169,11 @@ final class KernelEventVerdicts {
     }
 
     /** A pasted log does not say which node it came from: the node the fix runs on. */
-    private static String drain(String reason) {
+    static String drain(String reason) {
         return "scontrol update nodename=$(hostname -s) state=drain reason=" + reason;
     }
 
-    private static Diagnosis of(String id, Severity s, String subject, String cause, String fix, KernelEvent e) {
+    static Diagnosis of(String id, Severity s, String subject, String cause, String fix, KernelEvent e) {
         return Diagnosis.of(id, s, subject.strip(), cause, fix, e.lineNumber(), e.line(), "kernel log");
     }
 }

@@ -32,7 +32,9 @@ public record KernelLogRecogniser() implements Recogniser {
             + "(?:\\S+ )?kernel: |^.{0,64}\\bkernel: |^kern +:\\w+ *: ");
     /** Lines a kernel log has and tool output does not, enough to recognise a short grep of a log. */
     private static final LinePattern SIGNATURE = LinePattern.compile("NVRM: |mlx5_core |mlx4_core |EDAC |pcieport |"
-            + "PCIe Bus Error|\\[Hardware Error]|available PCIe bandwidth|: probe of \\S+ failed with error");
+            + "PCIe Bus Error|\\[Hardware Error]|available PCIe bandwidth|: probe of \\S+ failed with error|NETDEV WATCHDOG|"
+            + "Detected Hardware Unit Hang|Detected Tx Unit Hang|TX timeout detected|I/O error, dev|Buffer I/O error|"
+            + "nvme nvme\\d|amdgpu|NVRM |SXid \\(|probe with driver|error message received from");
     /** Enough lines to tell a log by its stamps; a log does not change its format further down. */
     private static final int SAMPLE = 2000;
     /** A pasted log does not say which node it came from: the fix names the node it is run on. */
@@ -73,6 +75,7 @@ public record KernelLogRecogniser() implements Recogniser {
         double corrected = log.events().stream().filter(e -> e.kind() == KernelEvent.Kind.MEMORY_CORRECTED)
                 .mapToDouble(e -> e.value().orElse(0)).sum();
         if (corrected > 0) numbers.add(new Measurement("corrected memory errors", corrected, "errors"));
+        numbers.addAll(KernelEventVerdicts.counts(log.events()));
         return new ToolReading(diagnose(text, log), Parsed.of(log, numbers));
     }
 
@@ -92,6 +95,7 @@ public record KernelLogRecogniser() implements Recogniser {
         }
         Map<String, XidEvent> firstPerCode = new LinkedHashMap<>();
         for (XidEvent x : log.xids()) firstPerCode.putIfAbsent(x.pciAddress() + "/" + x.xid(), x);
+        out.addAll(XidCauses.earlier(text, log.xids(), THIS_NODE));
         for (XidEvent x : firstPerCode.values()) {
             XidCatalog.Entry a = XidCatalog.judge(x.xid(), x.message());
             long count = log.xids().stream().filter(o -> o.xid() == x.xid() && o.pciAddress().equals(x.pciAddress()))

@@ -27,7 +27,7 @@ public record NcclTestsRecogniser() implements Recogniser {
 
     private static final LinePattern SIGNATURE =
             LinePattern.compile("# ?nThread|#\\s+size\\s+count\\s+type|NCCL INFO|NCCL WARN|Avg bus bandwidth|out-of-place|"
-                    + "NCCL version|^\\s*nThread\\s+\\d+\\s+nGpus");
+                    + "NCCL version|^\\s*nThread\\s+\\d+\\s+nGpus|Test NCCL failure");
     /** A result row pasted without its header (tried only on lines that start with a digit). */
     private static final Pattern BARE_ROW = Pattern.compile("^\\s*\\d{1,18}\\s+\\d{1,18}\\s+(?:float|half|double|"
             + "bfloat16|int8|uint8|int32|uint32|int64|uint64)\\s+(?:sum|prod|max|min|avg|none|\\d+\\.\\d+)\\s");
@@ -93,6 +93,7 @@ public record NcclTestsRecogniser() implements Recogniser {
             out.add(at(text, BenchVerdicts.ncclRunBusbw(s, run, targets.ncclBusbwGBps()), rowLine));
             BenchVerdicts.ncclWrong(s, run).ifPresent(f -> out.add(at(text, f, wrongLine(text, run))));
             NcclLaunchVerdicts.separateJobs(s, run, text).ifPresent(out::add);
+            NcclShape.cliff(s, run, text).ifPresent(out::add);
         }
         NcclLaunchVerdicts.skipped(r, text).ifPresent(out::add);
         Optional<Finding> socket = BenchVerdicts.ncclTransport("nccl-tests", r.net(), targets.fabricExpected());
@@ -113,7 +114,7 @@ public record NcclTestsRecogniser() implements Recogniser {
                     + "NET line or WARN in the output", Rerun.andDiagnose("nothing to judge in the paste",
                     "nccl-tests.txt"), 0, "", "nccl-tests"));
         }
-        return new ToolReading(out, Parsed.of(r, numbers(r)));
+        return new ToolReading(NcclShape.oneHost(out, NcclShape.hosts(text)), Parsed.of(r, numbers(r)));
     }
 
     private static Diagnosis transport(TextLines text, NcclNet net, NcclNet.Transport t) {

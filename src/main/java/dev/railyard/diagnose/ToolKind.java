@@ -14,6 +14,22 @@ public enum ToolKind {
     IPERF3_TEXT("iperf3 (text)"),
     KERNEL_LOG("dmesg / journalctl -k"),
     RPING("rping"),
+    IBSTATUS("ibstatus"),
+    IBPORTSTATE("ibportstate"),
+    IBLINKINFO("iblinkinfo"),
+    PERFQUERY("perfquery"),
+    RDMA_LINK("rdma link"),
+    MLXLINK("mlxlink"),
+    NVIDIA_SMI_TOPO("nvidia-smi topo -m"),
+    NVIDIA_SMI_Q("nvidia-smi -q"),
+    DCGMI_DIAG("dcgmi diag"),
+    LSPCI("lspci -vv"),
+    ETHTOOL_STATS("ethtool -S"),
+    OSU("OSU micro-benchmarks"),
+    UCX_PERFTEST("ucx_perftest"),
+    IPERF2("iperf (version 2)"),
+    /** Several tools' outputs in one paste: one section per tool. */
+    MIXED("several tools"),
     /** Not one of the tools, but a line the troubleshooting catalog knows. */
     CATALOG_ONLY("text matching known error lines");
 

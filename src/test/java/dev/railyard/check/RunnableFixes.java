@@ -23,7 +23,8 @@ public final class RunnableFixes {
             "ibv_devinfo", "rdma", "grep", "ethtool", "railyard", "command", "chmod", "ib_write_bw", "ibv_devices",
             "unset", "export", "printenv", "lsmod", "ldconfig", "nvme", "df", "iblinkinfo", "sminfo", "sysctl", "scontrol",
             "reboot", "ras-mc-ctl", "edac-util", "mcelog", "modinfo", "mlxfwmanager", "ibstat", "iperf3",
-            "sockperf", "make", "mpirun");
+            "sockperf", "make", "mpirun", "show_gids", "ucx_info", "smartctl", "update-initramfs", "iperf", "nc",
+            "mlxlink", "lsblk");
     /** VAR=value words before a command (NCCL_DEBUG=INFO railyard ...). */
     private static final Pattern ASSIGNMENT = Pattern.compile("^([A-Za-z_][A-Za-z0-9_]*=\\S*\\s+)+");
     private static final Pattern PLACEHOLDER = Pattern.compile("<[A-Za-z][A-Za-z _-]*>");

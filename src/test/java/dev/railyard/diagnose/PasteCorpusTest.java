@@ -41,7 +41,7 @@ class PasteCorpusTest {
         try (InputStream in = PasteCorpusTest.class.getResourceAsStream("/" + resource)) {
             String all = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             String[] lines = all.split("\n", 3);
-            assertThat(lines[0]).as(resource).matches("# source: https?://.*");
+            assertThat(lines[0]).as(resource).matches("(?s)# source: https?://.*");
             Matcher m = EXPECT.matcher(lines[1]);
             assertThat(m.matches()).as(resource + " expect line").isTrue();
             Set<Severity> verdicts = Arrays.stream(m.group(3).split("\\|")).map(Severity::valueOf)
@@ -157,5 +157,10 @@ class PasteCorpusTest {
         System.out.println("corpus dev4:     " + dev4);
         dev4.misses().forEach(m -> System.out.println("  miss " + m));
         assertThat(dev4.n()).isGreaterThanOrEqualTo(100);
+        assertThat(dev4.recognisedRate()).as(dev4.toString()).isGreaterThanOrEqualTo(0.95);
+        assertThat(dev4.keyRate()).as(dev4.toString()).isGreaterThanOrEqualTo(0.90);
+        assertThat(dev4.verdictRate()).as(dev4.toString()).isGreaterThanOrEqualTo(0.90);
+        // horovod 685: one host's NCCL log of four ranks showing two; nothing in it proves the job had no other host
+        assertThat(dev4.falseFails()).as(dev4.toString()).isLessThanOrEqualTo(1);
     }
 }

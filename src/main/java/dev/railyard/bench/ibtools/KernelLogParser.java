@@ -43,9 +43,10 @@ public final class KernelLogParser {
     private static final Pattern NV_PROBE = Pattern.compile("NVRM: The NVIDIA probe routine failed for (\\d+) device");
 
     /** A line holding none of these is none of the lines this parser reads: one scan instead of a dozen. */
-    private static final Literals ANY = Literals.of(": Port: ", ": Link ", "NVRM: Xid", "fallen off the bus",
-            PCIE_BANDWIDTH, "probe of ", "EDAC ", "[Hardware Error]", "PCIe Bus Error", "error received",
-            "RmInitAdapter failed", "NVIDIA probe routine failed");
+    private static final Literals ANY = new Literals(java.util.stream.Stream.concat(java.util.stream.Stream.of(
+            ": Port: ", ": Link ", "NVRM: Xid", "fallen off the bus", PCIE_BANDWIDTH, "probe of ", "EDAC ",
+            "[Hardware Error]", "PCIe Bus Error", "error received", "RmInitAdapter failed",
+            "NVIDIA probe routine failed"), DeviceFaultLines.LITERALS.stream()).distinct().toList());
 
     public KernelLog parse(String output) {
         return parse(TextLines.of(output));
@@ -114,6 +115,8 @@ public final class KernelLogParser {
         } else if (line.contains("NVIDIA probe routine failed") && (m = NV_PROBE.matcher(line)).find()) {
             out.add(new KernelEvent(KernelEvent.Kind.GPU_INIT_FAILED, "", "the NVIDIA probe routine failed for "
                     + m.group(1) + " device(s)", OptionalDouble.empty(), i, line));
+        } else {
+            DeviceFaultLines.read(line, i).ifPresent(out::add);
         }
     }
 

@@ -1,0 +1,115 @@
+package dev.railyard.diagnose;
+
+import dev.railyard.bench.TextLines;
+import dev.railyard.check.Fix;
+import dev.railyard.model.CheckId;
+import dev.railyard.model.Severity;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * nvidia-smi -q as text: the GPU count, uncorrectable ECC errors and row-remap failures (gpu.ecc.uncorrected), pages
+ * waiting for retirement, and a PCIe link below its maximum generation (an idle GPU drops its link speed to save
+ * power, so that is INFO unless the width is also short).
+ */
+public record NvidiaSmiQRecogniser() implements Recogniser {
+
+    private static final Pattern KV = Pattern.compile("^(\\s*)([A-Za-z][\\w /()\\-]*?)\\s+:\\s*(.*?)\\s*$");
+
+    @Override
+    public ToolKind tool() {
+        return ToolKind.NVIDIA_SMI_Q;
+    }
+
+    @Override
+    public List<String> signatureLiterals() {
+        return List.of("NVSMI LOG", "Product Name", "GPU Part Number", "PCIe Generation");
+    }
+
+    @Override
+    public boolean recognises(TextLines text) {
+        int fields = 0;
+        for (String l : text.lines()) {
+            if (l.contains("==NVSMI LOG==") || l.startsWith("Attached GPUs")) return true;
+            if (l.contains("Product Name") || l.contains("GPU Part Number") || l.contains("VBIOS Version")
+                    || l.contains("PCIe Generation") || l.contains("Inforom Version")) fields++;
+        }
+        return fields >= 2;
+    }
+
+    @Override
+    public ToolReading read(TextLines text, DiagnoseTargets targets) {
+        List<Measurement> numbers = new ArrayList<>();
+        List<Diagnosis> out = new ArrayList<>();
+        String section = "";
+        int maxGen = 0, curGen = 0;
+        List<String> lines = text.lines();
+        for (int i = 0; i < lines.size(); i++) {
+            Matcher m = KV.matcher(lines.get(i));
+            String l = lines.get(i).strip();
+            if (!m.find()) {
+                if (!l.isEmpty() && !l.contains(":")) section = l;
+                continue;
+            }
+            String key = m.group(2).strip();
+            String value = m.group(3);
+            if (value.isEmpty()) {
+                section = key;
+                continue;
+            }
+            int n = i + 1;
+            switch (key) {
+                case "Attached GPUs" -> number(value).ifPresent(v -> numbers.add(new Measurement("GPUs", v, "GPUs")));
+                case "Max" -> {
+                    if (section.contains("PCIe Generation")) maxGen = (int) number(value).orElse(0);
+                }
+                case "Current" -> {
+                    if (section.contains("PCIe Generation")) {
+                        curGen = (int) number(value).orElse(0);
+                        numbers.add(new Measurement("PCIe generation", curGen, "gen"));
+                        if (maxGen > 0 && curGen < maxGen) {
+                            out.add(Diagnosis.of(CheckId.GPU_PCIE_LINK.id(), Severity.INFO, "GPU",
+                                    "PCIe generation " + curGen + " of " + maxGen + ": an idle GPU lowers its link "
+                                            + "speed to save power; only a low generation under load is a fault",
+                                    "nvidia-smi -q -d PCIE   # read again while a job runs", n, l, "nvidia-smi -q"));
+                        }
+                    }
+                }
+                case "Double Bit ECC", "Uncorrectable", "Uncorrectable Error", "Remapping Failure Occurred" -> {
+                    double v = number(value).orElse(value.equalsIgnoreCase("Yes") ? 1 : 0);
+                    if (v > 0) {
+                        out.add(Diagnosis.of(CheckId.GPU_ECC_UNCORRECTED.id(), Severity.FAIL, "GPU",
+                                key + " " + value + ": the GPU lost data to memory errors it could not correct",
+                                Fix.lines("scontrol update nodename=$(hostname -s) state=drain reason=gpu-ecc",
+                                        "nvidia-smi -q -d ECC,ROW_REMAPPER",
+                                        Fix.note("reset the GPU to apply pending remaps; replace it if the "
+                                                + "remap failed")), n, l, "nvidia-smi -q"));
+                    }
+                }
+                case "Pending Page Blacklist", "Pending Page Retirement", "Pending" -> {
+                    if (value.equalsIgnoreCase("Yes")) {
+                        out.add(Diagnosis.of(CheckId.GPU_ECC_UNCORRECTED.id(), Severity.WARN, "GPU",
+                                key + ": pages wait for retirement, which a GPU reset applies",
+                                "nvidia-smi -r   # when the GPU is idle, or reboot the node", n, l,
+                                "nvidia-smi -q"));
+                    }
+                }
+                default -> { }
+            }
+        }
+        if (out.stream().noneMatch(d -> d.severity().atLeast(Severity.WARN))) {
+            out.add(Diagnosis.of(CheckId.GPU_ECC_UNCORRECTED.id(), Severity.PASS, "GPU",
+                    "no uncorrectable ECC errors, remap failures or pending retirements in the paste", "", 0, "",
+                    "nvidia-smi -q"));
+        }
+        return new ToolReading(out, Parsed.none().withNumbers(numbers));
+    }
+
+    static java.util.OptionalDouble number(String s) {
+        Matcher m = Pattern.compile("^-?\\d+(?:\\.\\d+)?").matcher(s.strip());
+        return m.find() ? java.util.OptionalDouble.of(Double.parseDouble(m.group())) : java.util.OptionalDouble.empty();
+    }
+}

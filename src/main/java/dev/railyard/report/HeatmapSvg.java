@@ -50,7 +50,9 @@ final class HeatmapSvg {
         for (PairMatrix.Cell c : m.cells()) {
             int x = LABEL + c.col() * cell;
             int y = (c.row() - 1) * cell;
-            s.append("<g class=\"cell ").append(c.tested() ? "pair sev-" + c.severity().name() : "untested")
+            // a tested pair without a number is grey whatever its finding says, as the legend's "no number" key
+            s.append("<g class=\"cell ").append(!c.tested() ? "untested" : c.value().isEmpty() ? "pair nonumber sev-" + c.severity().name()
+                            : "pair sev-" + c.severity().name())
                     .append(c.culprit() ? " culprit" : "").append("\" data-a=\"").append(Html.esc(c.a()))
                     .append("\" data-b=\"").append(Html.esc(c.b())).append("\"><title>").append(Html.esc(tooltip(m, c)))
                     .append("</title>");

@@ -161,7 +161,7 @@ public record PairMatrix(String network, PairKind kind, List<String> nodes, List
         return x.compareTo(y) <= 0 ? x + "\u0000" + y : y + "\u0000" + x;
     }
 
-    private static boolean blames(Culprit c, String a, String b) {
+    static boolean blames(Culprit c, String a, String b) {
         return switch (c.kind()) {
             case NODE -> c.nodes().contains(a) || c.nodes().contains(b);
             case LINK -> c.nodes().contains(a) && c.nodes().contains(b);

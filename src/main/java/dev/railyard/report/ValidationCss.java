@@ -28,6 +28,18 @@ final class ValidationCss {
             .badge.sev-WARN { background: #bf8700; }
             .badge.sev-FAIL { background: #cf222e; }
             .badge.incomplete { background: #8250df; }
+            .badge.big { font-size: 18px; padding: 2px 12px; border-radius: 14px; vertical-align: middle; }
+            .verdict { border: 1px solid #d0d7de; border-left: 8px solid #57606a; border-radius: 4px; padding: 8px 14px; margin: 8px 0 14px; }
+            .verdict.sev-PASS { border-left-color: #1a7f37; } .verdict.sev-INFO { border-left-color: #1a7f37; }
+            .verdict.sev-WARN { border-left-color: #bf8700; background: #fffbeb; }
+            .verdict.sev-FAIL { border-left-color: #cf222e; background: #fff5f5; }
+            .verdict.sev-UNKNOWN { border-left-color: #6e7781; background: #f6f8fa; }
+            .verdict-line { font-size: 17px; margin: 4px 0; }
+            .reasons { margin: 4px 0; padding-left: 22px; }
+            tr.not-measured td { color: #57606a; font-style: italic; }
+            .bar { font-weight: 600; color: #1d2329; }
+            table.evidence { width: auto; font-size: 13px; }
+            .more { color: #57606a; font-size: 12px; margin: 2px 0; }
             .culprit { border: 2px solid #cf222e; border-left-width: 8px; background: #fff5f5; padding: 4px 12px; margin: 10px 0; border-radius: 4px; }
             .culprit.sev-WARN { border-color: #bf8700; background: #fffbeb; }
             .culprit h3 { margin: 8px 0 4px; }
@@ -44,6 +56,7 @@ final class ValidationCss {
             .cell.sev-UNKNOWN rect { fill: #c9cdd2; }
             .cell.sev-WARN rect { fill: #f5d67a; }
             .cell.sev-FAIL rect { fill: #f29a9f; }
+            .cell.nonumber rect { fill: #c9cdd2; }
             .cell.untested rect { fill: #f6f8fa; stroke: #afb8c1; stroke-dasharray: 3 3; }
             .cell.culprit rect { stroke: #82071e; stroke-width: 4; }
             svg.rail-culprit { outline: 4px solid #82071e; }
@@ -54,10 +67,17 @@ final class ValidationCss {
             .legend .key { display: inline-block; width: 14px; height: 14px; vertical-align: middle; margin: 0 4px 0 12px; border-radius: 3px; }
             .key.sev-PASS { background: #a6e3b5; } .key.sev-INFO { background: #b6d4f5; } .key.sev-UNKNOWN { background: #c9cdd2; }
             .key.sev-WARN { background: #f5d67a; } .key.sev-FAIL { background: #f29a9f; }
+            .key.nonumber { background: #c9cdd2; }
             .key.untested { background: #f6f8fa; border: 1px dashed #afb8c1; } .key.culprit { border: 3px solid #82071e; }
             .none { color: #57606a; }
             tr.finding.sev-FAIL td:first-child { border-left: 4px solid #cf222e; }
             tr.finding.sev-WARN td:first-child { border-left: 4px solid #bf8700; }
+            @media print {
+              body { max-width: none; padding: 0; font-size: 11px; }
+              svg { max-width: 100%; height: auto; }
+              .culprit, .verdict, figure, tr { break-inside: avoid; }
+              h2 { break-after: avoid; }
+            }
             footer { margin-top: 40px; color: #57606a; font-size: 12px; }
             """;
 }

@@ -13,7 +13,8 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The report as Markdown (report.md), for a ticket or a pull request: the same sections as the HTML page, the
+ * The report as Markdown (report.md), for a ticket or a pull request: the same sections as the HTML page (the verdict
+ * and its reasons, the measurements, culprits, nodes that need a look, pairs, findings; empty ones left out), the
  * heatmaps as matrices (a cell marked ** is below expect, !! is a culprit) and the curves as tables.
  */
 public final class ValidationMarkdown {
@@ -31,10 +32,22 @@ public final class ValidationMarkdown {
                         .orElse("not finished")).append(" | ").append(r.nodes().size()).append(" (")
                 .append(r.nodes().stream().filter(n -> n.status() == NodeStatus.COMPLETED).count()).append(" completed) | ")
                 .append(r.rounds()).append(" | ").append(r.pairs().size()).append(" |\n\n");
-        m.append("Findings: ").append(FindingsText.summary(r.allFindings())).append("\n\n");
+        List<PairMatrix> matrices = PairMatrix.of(r);
+        m.append("**").append(r.severity().name()).append("**: ").append(inline(VerdictReasons.headline(r))).append("\n\n");
+        for (String reason : VerdictReasons.of(r, matrices)) m.append("- ").append(inline(reason)).append('\n');
+        m.append("\nFindings: ").append(FindingsText.summary(r.allFindings())).append("\n\n");
 
-        m.append("## Culprits\n\n");
-        if (r.culprits().isEmpty()) m.append("No culprit: no group of pairs points at a node, a link or a rail.\n\n");
+        List<MeasurementSummary.Line> measured = MeasurementSummary.of(r);
+        if (!measured.isEmpty()) {
+            m.append("## Measurements\n\n| benchmark | where | result |\n|---|---|---|\n");
+            for (MeasurementSummary.Line l : measured) {
+                m.append("| ").append(cell(l.benchmark())).append(" | ").append(cell(l.where())).append(" | ")
+                        .append(cell(l.result())).append(" |\n");
+            }
+            m.append('\n');
+        }
+
+        if (!r.culprits().isEmpty()) m.append("## Culprits\n\n");
         for (Culprit c : r.culprits()) {
             m.append("- **").append(c.severity().name()).append(" ").append(inline(c.subject())).append("**: ")
                     .append(inline(c.evidence())).append('\n');
@@ -42,21 +55,24 @@ public final class ValidationMarkdown {
         }
         m.append('\n');
 
-        m.append("## Nodes\n\n| node | status | worst | findings | detail |\n|---|---|---|---|---|\n");
-        for (NodeOutcome n : r.nodes()) {
+        m.append("## Nodes\n\n");
+        long clean = r.nodes().stream().filter(ValidationHtml::clean).count();
+        if (clean > 0) {
+            m.append(clean == r.nodes().size() ? "All " : "").append(clean).append(clean == 1 ? " node" : " nodes")
+                    .append(" completed without a FAIL or WARN finding.\n\n");
+        }
+        if (clean < r.nodes().size()) m.append("| node | status | worst | findings | detail |\n|---|---|---|---|---|\n");
+        for (NodeOutcome n : r.nodes().stream().filter(n -> !ValidationHtml.clean(n)).toList()) {
             Severity worst = n.findings().stream().map(Finding::severity).reduce(Severity.PASS, Severity::max);
             m.append("| ").append(cell(n.node())).append(" | ").append(n.status().name()).append(" | ")
                     .append(n.findings().isEmpty() ? "–" : worst.name()).append(" | ")
                     .append(FindingsText.summary(n.findings())).append(" | ").append(cell(n.detail())).append(" |\n");
         }
 
-        m.append("\n## Pairs\n");
-        List<PairMatrix> matrices = PairMatrix.of(r);
-        if (matrices.isEmpty()) m.append("\nNo pair tests in this run.\n");
+        if (!matrices.isEmpty()) m.append("\n## Pairs\n");
         for (PairMatrix pm : matrices) matrix(m, pm);
 
-        m.append("\n## Bandwidth against message size\n");
-        if (r.curves().isEmpty()) m.append("\nNo size sweeps in this run.\n");
+        if (!r.curves().isEmpty()) m.append("\n## Bandwidth against message size\n");
         for (SizeCurve c : r.curves()) {
             m.append("\n### ").append(inline(c.title())).append(" · ").append(inline(c.subject())).append("\n\n| size | ")
                     .append(cell(c.unit())).append(" |\n|---:|---:|\n");
@@ -66,10 +82,10 @@ public final class ValidationMarkdown {
         }
 
         m.append("\n## Findings\n");
+        findings(m, "Nodes", FindingGroups.nodes(r.nodes()));
         findings(m, "Cluster", r.clusterFindings());
         findings(m, "Pairs", r.pairFindings());
         findings(m, "Benchmarks", r.benchFindings());
-        for (NodeOutcome n : r.nodes()) findings(m, "Node " + n.node(), n.findings());
         return m.toString();
     }
 
@@ -120,11 +136,8 @@ public final class ValidationMarkdown {
     }
 
     private static void findings(StringBuilder m, String title, List<Finding> findings) {
+        if (findings.isEmpty()) return;
         m.append("\n### ").append(inline(title)).append(" (").append(FindingsText.summary(findings)).append(")\n\n");
-        if (findings.isEmpty()) {
-            m.append("none\n");
-            return;
-        }
         m.append("| severity | id | subject | observed | expected | fix |\n|---|---|---|---|---|---|\n");
         for (Finding f : findings.stream().sorted(Comparator.comparing(Finding::severity).reversed()).toList()) {
             m.append("| ").append(f.severity().name()).append(" | ").append(cell(f.id())).append(" | ")

@@ -68,8 +68,21 @@ public final class Agent {
      * events seen so far, so the next sample judges afresh. Returns how many components were cleared.
      */
     public synchronized int clear(String component) {
-        if (component.equals("all") || component.startsWith("GPU")) kernelLog.clear();
-        return tracker.clear(component);
+        return clearing(component).cleared();
+    }
+
+    /** What a clear did: the components cleared, and why it will not survive a restart when it will not. */
+    public record Cleared(int cleared, Optional<String> notKept) {}
+
+    /**
+     * As {@link #clear}, also saying whether the kernel-log part was written to the state file. Detector windows
+     * start again too: a counter's errors before the clear no longer count toward its hourly limit.
+     */
+    public synchronized Cleared clearing(String component) {
+        Optional<String> notKept = Optional.empty();
+        if (component.equals("all") || component.startsWith("GPU")) notKept = kernelLog.clear();
+        sampler.clear(component);
+        return new Cleared(tracker.clear(component), notKept);
     }
 
     /** True for "all" and for a component the agent has judged. */

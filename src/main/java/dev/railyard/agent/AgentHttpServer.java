@@ -155,8 +155,18 @@ public final class AgentHttpServer implements AutoCloseable {
                     + String.join(", ", agent.componentNames()) + ", or all\n");
             return;
         }
-        int cleared = agent.clear(component);
-        send(ex, 200, "application/json", "{\"schemaVersion\": " + AgentJson.SCHEMA_VERSION + ", \"cleared\": " + cleared + "}\n");
+        Agent.Cleared cleared = agent.clearing(component);
+        send(ex, 200, "application/json", "{\"schemaVersion\": " + AgentJson.SCHEMA_VERSION + ", \"cleared\": "
+                + cleared.cleared() + cleared.notKept().map(w -> ", \"notKept\": " + jsonString(w)).orElse("")
+                + "}\n");
+    }
+
+    private static String jsonString(String s) {
+        try {
+            return dev.railyard.report.Json.mapper().writeValueAsString(s);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static Optional<String> query(HttpExchange ex, String key) {

@@ -92,6 +92,11 @@ public final class CounterRateDetector implements Detector {
     }
 
     @Override
+    public void clear(String component) {
+        series.keySet().removeIf(k -> component.equals("all") || k.startsWith(component + "/"));
+    }
+
+    @Override
     public int held() {
         return series.size() + series.values().stream().mapToInt(TimeSeries::size).sum();
     }

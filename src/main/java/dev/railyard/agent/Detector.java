@@ -21,6 +21,13 @@ public interface Detector {
         return Set.of();
     }
 
+    /**
+     * An operator cleared {@code component} ("all" for every one): forget its history, so the window starts again
+     * from the next sample instead of judging the errors already acknowledged.
+     */
+    default void clear(String component) {
+    }
+
     /** Entries and points this detector keeps between samples; the bounded-memory tests watch it not grow. */
     default int held() {
         return 0;

@@ -63,6 +63,12 @@ public final class KernelLinkEventDetector implements Detector {
     }
 
     @Override
+    public void clear(String component) {
+        drops.keySet().removeIf(l -> component.equals("all") || (l.device() + ":" + l.port()).equals(component)
+                || l.device().equals(component));
+    }
+
+    @Override
     public int held() {
         return drops.size() + drops.values().stream().mapToInt(Deque::size).sum();
     }

@@ -25,6 +25,11 @@ import java.util.Optional;
  * {@link #KEEP} events are kept; {@link #clear()} hides the ones seen so far (an operator acknowledged them).
  * mlx5 link changes ("enp157s0f1np1: Link down", "mlx5_5: Port: 1 Link INIT") are kept too, at most {@link #KEEP},
  * for {@link KernelLinkEventDetector}.
+ *
+ * <p>A clear also covers kernel time: the newest event's time since boot is kept, with the boot's id, in the agent's
+ * state file, so after a restart the events still in the kernel's buffer that a clear acknowledged stay hidden (the
+ * follower starts at the buffer's oldest record). A new boot starts the kernel's clock again, so a mark from another
+ * boot is not applied.
  */
 public final class KernelLogFollower implements Collector<Reading<List<XidEvent>>>, AutoCloseable {
 
@@ -33,7 +38,15 @@ public final class KernelLogFollower implements Collector<Reading<List<XidEvent>
     private static final int CONTEXT = 3;
 
     private final HostRoot root;
-    private final Deque<XidEvent> events = new ArrayDeque<>();
+    /** An event and its kernel time in microseconds since boot; -1 when its line carries none. */
+    private record Kept(XidEvent event, long micros) {}
+
+    private final Deque<Kept> events = new ArrayDeque<>();
+    private final Optional<AgentStateFile> stateFile;
+    private final String bootId;
+    /** Events at or before this kernel time were acknowledged by a clear, in this run or one before it. */
+    private long clearedThroughMicros = -1;
+    private long newestMicros = -1;
     private final Deque<String> context = new ArrayDeque<>();
     private final Deque<LinkEvent> links = new ArrayDeque<>();
     private final KernelLogParser linkParser = new KernelLogParser();
@@ -47,12 +60,24 @@ public final class KernelLogFollower implements Collector<Reading<List<XidEvent>
     private long fileModified = -1;
     private Thread follower;
 
-    private KernelLogFollower(HostRoot root) {
+    private KernelLogFollower(HostRoot root, Optional<AgentStateFile> stateFile) {
         this.root = root;
+        this.stateFile = stateFile;
+        this.bootId = root.read("proc/sys/kernel/random/boot_id").orElse("");
+        // live, a mark without a boot id could be from another boot, whose kernel clock meant other moments
+        boolean sameBootKnown = !root.isLive() || !bootId.isEmpty();
+        stateFile.flatMap(AgentStateFile::load)
+                .filter(m -> sameBootKnown && m.bootId().equals(bootId))
+                .ifPresent(m -> clearedThroughMicros = m.kernelLogClearedThroughMicros());
     }
 
     public static KernelLogFollower start(HostRoot root) {
-        KernelLogFollower f = new KernelLogFollower(root);
+        return start(root, Optional.empty());
+    }
+
+    /** With {@code stateFile}, a clear is written there and honoured again after a restart in the same boot. */
+    public static KernelLogFollower start(HostRoot root, Optional<AgentStateFile> stateFile) {
+        KernelLogFollower f = new KernelLogFollower(root, stateFile);
         if (root.isLive()) {
             f.follower = Thread.ofPlatform().daemon().name("railyard-kmsg").start(f::follow);
         }
@@ -65,8 +90,8 @@ public final class KernelLogFollower implements Collector<Reading<List<XidEvent>
         if (problem.isPresent()) return problem.get();
         List<XidEvent> visible = new ArrayList<>();
         long index = seen - events.size();
-        for (XidEvent e : events) {
-            if (index++ >= clearedUpTo) visible.add(e);
+        for (Kept k : events) {
+            if (index++ >= clearedUpTo && (k.micros() < 0 || k.micros() > clearedThroughMicros)) visible.add(k.event());
         }
         return Reading.of(List.copyOf(visible));
     }
@@ -76,11 +101,14 @@ public final class KernelLogFollower implements Collector<Reading<List<XidEvent>
         return events.size() + links.size() + context.size();
     }
 
-    /** Hides every event seen so far; returns how many were visible. */
-    public synchronized int clear() {
-        int visible = (int) Math.min(events.size(), seen - clearedUpTo);
+    /**
+     * Hides every event seen so far, and remembers the newest one's kernel time in the state file; returns how many
+     * were visible. A state file that cannot be written is named in the returned reason.
+     */
+    public synchronized Optional<String> clear() {
         clearedUpTo = seen;
-        return visible;
+        clearedThroughMicros = Math.max(clearedThroughMicros, newestMicros);
+        return stateFile.flatMap(f -> f.save(new AgentStateFile.Mark(bootId, clearedThroughMicros)));
     }
 
     private void follow() {
@@ -96,7 +124,8 @@ public final class KernelLogFollower implements Collector<Reading<List<XidEvent>
                     throw e;
                 }
                 if (n < 0) break;
-                accept(message(new String(record, 0, n, StandardCharsets.UTF_8)));
+                String text = new String(record, 0, n, StandardCharsets.UTF_8);
+                accept(message(text), micros(text));
             }
         } catch (IOException e) {
             synchronized (this) {
@@ -112,6 +141,30 @@ public final class KernelLogFollower implements Collector<Reading<List<XidEvent>
         String text = semi >= 0 ? record.substring(semi + 1) : record;
         int nl = text.indexOf('\n');
         return nl >= 0 ? text.substring(0, nl) : text;
+    }
+
+    /** "6,1234,5678,-;..." → 5678, the record's time in microseconds since boot; -1 when not there. */
+    static long micros(String record) {
+        String[] head = record.substring(0, Math.max(0, record.indexOf(';'))).split(",");
+        if (head.length < 3) return -1;
+        try {
+            return Long.parseLong(head[2]);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** "1234.567890" (dmesg's own stamp) → microseconds; -1 for another format (wall-clock stamps, none). */
+    static long micros(XidEvent e) {
+        String t = e.timestamp();
+        int dot = t.indexOf('.');
+        if (dot <= 0 || !t.chars().allMatch(c -> c == '.' || Character.isDigit(c)) || t.indexOf('.', dot + 1) >= 0) return -1;
+        try {
+            String frac = (t.substring(dot + 1) + "000000").substring(0, 6);
+            return Long.parseLong(t.substring(0, dot)) * 1_000_000 + Long.parseLong(frac);
+        } catch (NumberFormatException ex) {
+            return -1;
+        }
     }
 
     /**
@@ -137,24 +190,35 @@ public final class KernelLogFollower implements Collector<Reading<List<XidEvent>
     }
 
     synchronized void accept(String line) {
+        accept(line, -1);
+    }
+
+    /** One kernel-log line; {@code micros} is its record's time when the record carried one (dev/kmsg). */
+    synchronized void accept(String line, long micros) {
         if (line.contains("mlx5_core") && line.contains("Link ")) linkParser.parse(line).linkEvents().forEach(this::addLink);
         context.addLast(line);
         if (context.size() > CONTEXT) context.removeFirst();
         if (line.contains("NVRM: Xid")) {
-            KernelLogCollector.parse(List.of(line)).forEach(this::add);
+            KernelLogCollector.parse(List.of(line)).forEach(e -> add(e, micros));
         } else if (line.contains("fallen off the bus")) {
             // the GPU's address is on the "NVRM: The NVIDIA GPU" line, which may come before this one
             for (XidEvent e : KernelLogCollector.parse(List.copyOf(context))) {
                 if (!e.line().contains("NVRM: Xid") && !e.line().equals(lastFallenLine)) {
                     lastFallenLine = e.line();
-                    add(e);
+                    add(e, micros);
                 }
             }
         }
     }
 
     private void add(XidEvent e) {
-        events.addLast(e);
+        add(e, micros(e));
+    }
+
+    private void add(XidEvent e, long micros) {
+        long at = micros >= 0 ? micros : micros(e);
+        newestMicros = Math.max(newestMicros, at);
+        events.addLast(new Kept(e, at));
         seen++;
         if (events.size() > KEEP) events.removeFirst();
     }

@@ -66,6 +66,11 @@ public final class LinkFlapDetector implements Detector {
     }
 
     @Override
+    public void clear(String component) {
+        series.keySet().removeIf(k -> component.equals("all") || k.equals(component));
+    }
+
+    @Override
     public int held() {
         return series.size() + series.values().stream().mapToInt(TimeSeries::size).sum();
     }

@@ -62,6 +62,11 @@ public final class PcieReplayDetector implements Detector {
     }
 
     @Override
+    public void clear(String component) {
+        series.keySet().removeIf(address -> component.equals("all") || component.contains("(" + address + ")"));
+    }
+
+    @Override
     public int held() {
         return series.size() + series.values().stream().mapToInt(TimeSeries::size).sum();
     }

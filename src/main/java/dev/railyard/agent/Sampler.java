@@ -75,6 +75,11 @@ public final class Sampler {
         return new NodeSample(now, inventory, findings, Duration.ofNanos(clock.nanoTime() - start), stuck);
     }
 
+    /** Forgets the detectors' history of {@code component} ("all": of every one). */
+    void clear(String component) {
+        detectors.forEach(d -> d.clear(component));
+    }
+
     /** What the detectors keep between samples (see {@link Detector#held()}). */
     int detectorsHeld() {
         return detectors.stream().mapToInt(Detector::held).sum();

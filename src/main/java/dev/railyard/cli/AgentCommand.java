@@ -3,6 +3,7 @@ package dev.railyard.cli;
 import dev.railyard.agent.Agent;
 import dev.railyard.agent.AgentHttpServer;
 import dev.railyard.agent.AgentJson;
+import dev.railyard.agent.AgentStateFile;
 import dev.railyard.agent.CounterRateDetector;
 import dev.railyard.agent.HealthTracker;
 import dev.railyard.agent.KernelLinkEventDetector;
@@ -120,6 +121,11 @@ public final class AgentCommand implements Callable<Integer> {
                     + "one that takes longer is UNKNOWN while the others keep sampling (default: ${DEFAULT-VALUE}).")
     Duration readDeadline;
 
+    @Option(names = "--state-file", paramLabel = "FILE",
+            description = "Where the agent keeps what must survive a restart: how far in the kernel log a clear reached "
+                    + "(default: /var/lib/railyard/agent-state.json on this node; none with --root).")
+    Path stateFile;
+
     @Option(names = "--slurm", description = "Drain this node in Slurm when unhealthy, resume it when healthy again.")
     boolean slurm;
 
@@ -156,7 +162,10 @@ public final class AgentCommand implements Callable<Integer> {
                 .orElse(hostname);
         Optional<String> token = AgentToken.read(tokenFile);
         Clock clock = Clock.system();
-        try (KernelLogFollower kernelLog = KernelLogFollower.start(host)) {
+        Optional<AgentStateFile> state = Optional.ofNullable(stateFile)
+                .or(() -> host.isLive() ? Optional.of(Path.of("/var/lib/railyard/agent-state.json")) : Optional.empty())
+                .map(AgentStateFile::new);
+        try (KernelLogFollower kernelLog = KernelLogFollower.start(host, state)) {
             Agent agent = new Agent(sampler(host, cluster, name, kernelLog, clock), new HealthTracker(name, holdDown),
                     slurm ? Optional.of(new SlurmDrainPolicy(new SlurmControl(CommandRunner.system(), scontrol), name))
                             : Optional.empty(), kernelLog, clock, interval);

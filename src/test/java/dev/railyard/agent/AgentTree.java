@@ -27,7 +27,7 @@ final class AgentTree {
 
     final Path root;
     final SteppedClock clock = new SteppedClock();
-    final KernelLogFollower kernelLog;
+    KernelLogFollower kernelLog;
     /** The inventory's slow parts are re-read every this many samples (the agent's --reread over --interval). */
     int rereadEvery = 1;
     /** Sources read each within this deadline, as the agent does; empty reads them inline. */
@@ -75,6 +75,12 @@ final class AgentTree {
         Files.writeString(nd.resolve("carrier"), "1\n");
         Files.writeString(nd.resolve("operstate"), "up\n");
         Files.writeString(nd.resolve("mtu"), "1500\n");
+    }
+
+    /** As an agent restarted with {@code state}: a new follower reads the kernel log from its start. */
+    void restartKernelLog(Optional<AgentStateFile> state) {
+        kernelLog.close();
+        kernelLog = KernelLogFollower.start(HostRoot.at(root), state);
     }
 
     Sampler sampler(Optional<ClusterSpec> spec, Optional<Path> nvml) {

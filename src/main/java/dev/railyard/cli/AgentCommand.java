@@ -238,8 +238,7 @@ public final class AgentCommand implements Callable<Integer> {
             err.println("railyard agent: serving http://" + listen + "/metrics, sampling every " + interval.toMillis() + " ms"
                     + (slurm ? ", draining in Slurm when unhealthy" : ""));
             err.flush();
-            Thread main = Thread.currentThread();
-            Runtime.getRuntime().addShutdownHook(new Thread(main::interrupt));
+            // Ctrl-C or SIGTERM interrupts this thread (Interrupts' default): the loop ends and the agent exits 0
             while (!Thread.currentThread().isInterrupted()) {
                 long start = clock.nanoTime();
                 try {

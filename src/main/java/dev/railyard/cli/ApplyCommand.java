@@ -191,7 +191,7 @@ public final class ApplyCommand implements Callable<Integer> {
         AtomicBoolean stop = new AtomicBoolean();
         // a signal that came while rendering, before this stop action was there, counts too (requested())
         BooleanSupplier stopped = () -> stop.get() || Interrupts.requested();
-        try (Interrupts.Registration onStop = Interrupts.onStop(() -> stop.set(true), Duration.ofSeconds(10))) {
+        try (dev.railyard.platform.Cancellation.Registration onStop = Interrupts.onStop(() -> stop.set(true))) {
             Installer.Outcome done = new Installer(target, clock, stopped).apply(r.changes());
             long todo = r.changes().stream().filter(c -> c.kind() != Change.Kind.UNCHANGED).count();
             if (done.stopped()) {

@@ -203,23 +203,22 @@ public final class BenchNcclCommand implements Callable<Integer> {
         if (text) table.header(cfg, total, devices, version);
         List<NcclSizeResult> rows = new CopyOnWriteArrayList<>();
         AtomicBoolean reported = new AtomicBoolean();
-        // Ctrl-C or a kill: the rows measured so far are still printed, marked incomplete, and the run ends with 1 as
-        // docs/exit-codes.md says of a benchmark cut short, not the 130 of a JVM ended by a signal. A run that had
-        // already printed its own report keeps its code.
-        Thread onStop = new Thread(() -> {
+        // Ctrl-C or SIGTERM: a collective inside NCCL cannot be stopped where it is, so the rows measured so far are
+        // printed, marked incomplete, and the process ends with 1 as docs/exit-codes.md says of a benchmark cut short.
+        // A run that had already printed its own report is left to return its code.
+        NcclBenchResult result;
+        try (dev.railyard.platform.Cancellation.Registration onStop = Interrupts.onStop(() -> {
             if (reported.get()) return;
             report(out, text, group, table, cfg, total, devices, version, rows, false, reported);
-            if (group.reports()) Main.endDuringShutdown(ExitCodes.FAIL_FINDING);
-        });
-        Runtime.getRuntime().addShutdownHook(onStop);
-        Interrupts.onStop(() -> { }, Duration.ofSeconds(20)); // this hook prints and ends the JVM: Main's waits for it
-        new NcclBenchmark(session.cuda(), session.nccl(), session.ranks(), total, group, cfg, timings).run(row -> {
-            rows.add(row);
-            if (text) table.row(row);
-        });
+            Main.endNow(ExitCodes.FAIL_FINDING, "");
+        })) {
+            new NcclBenchmark(session.cuda(), session.nccl(), session.ranks(), total, group, cfg, timings).run(row -> {
+                rows.add(row);
+                if (text) table.row(row);
+            });
+            result = report(out, text, group, table, cfg, total, devices, version, rows, true, reported);
+        }
         long output = System.nanoTime();
-        NcclBenchResult result = report(out, text, group, table, cfg, total, devices, version, rows, true, reported);
-        Runtime.getRuntime().removeShutdownHook(onStop);
         List<Finding> findings = NcclBenchVerdict.judge(subject(session), result, floor);
         if (!group.reports()) return ExitCodes.of(findings);
         if (text) {

@@ -144,15 +144,10 @@ public final class BenchStorageCommand implements Callable<Integer> {
         List<Finding> findings = new ArrayList<>();
         Optional<StorageSeqVerdict> verdict = expect.map(mbps -> new StorageSeqVerdict(mbps * 1e6 / 1_048_576.0));
         String subject = file.toAbsolutePath().getParent().toString();
-        // Ctrl-C or a kill: the scratch file goes too (fio, in the same process group, gets the signal as well)
-        Thread cleanUp = new Thread(() -> {
-            if (remove) deleteQuietly(file);
-        }, "bench-storage-clean-up");
-        Runtime.getRuntime().addShutdownHook(cleanUp);
         // Ctrl-C or SIGTERM: fio is ended (it prints what it measured so far), the next job is not started, and what
         // was measured is printed, marked as stopped early, with exit code 1 (docs/exit-codes.md)
         boolean stopped = false;
-        try (Interrupts.Registration onStop = Interrupts.onStop(Interrupts::stopChildProcesses, Duration.ofSeconds(15))) {
+        try (dev.railyard.platform.Cancellation.Registration onStop = Interrupts.onStop(Interrupts::stopChildProcesses)) {
             for (FioRunner.Pattern p : List.of(FioRunner.Pattern.WRITE, FioRunner.Pattern.READ)) {
                 if (Interrupts.requested()) {
                     stopped = true;
@@ -182,12 +177,8 @@ public final class BenchStorageCommand implements Callable<Integer> {
             }
             stopped |= Interrupts.requested();
         } finally {
+            // Ctrl-C or SIGTERM ends fio and comes here: the scratch file goes on every way out
             if (remove) deleteQuietly(file);
-            try {
-                Runtime.getRuntime().removeShutdownHook(cleanUp);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running and deletes the file itself
-            }
         }
         if (output.json()) {
             out.println(Json.write(new Report(file.toString(), measured, !stopped, findings)));

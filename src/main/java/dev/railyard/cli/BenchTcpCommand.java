@@ -183,20 +183,15 @@ public final class BenchTcpCommand implements Runnable {
             PrintWriter err = spec.commandLine().getErr();
             boolean text = output.text();
             StopSignal signal = new StopSignal();
-            CountDownLatch printed = new CountDownLatch(1);
-            AtomicInteger exitCode = new AtomicInteger(-1);
-            // Ctrl-C: stop the run, hold the JVM until the partial results are printed, then end with their code (1
-            // for a run cut short, docs/exit-codes.md) rather than the 130 of a JVM ended by a signal.
-            Thread hook = new Thread(() -> {
-                signal.stop();
-                try {
-                    if (printed.await(15, TimeUnit.SECONDS) && exitCode.get() >= 0) Main.endDuringShutdown(exitCode.get());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "bench-tcp-interrupt");
-            Runtime.getRuntime().addShutdownHook(hook);
-            Interrupts.onStop(signal::stop, Duration.ofSeconds(20)); // Main's hook waits for this one's print
+            // Ctrl-C or SIGTERM: the run stops, prints what it measured and returns 1 (a run cut short,
+            // docs/exit-codes.md), which Main exits with
+            try (dev.railyard.platform.Cancellation.Registration onStop = Interrupts.onStop(signal::stop)) {
+                return measure(settings, signal, out, err, text, floor, ceiling);
+            }
+        }
+
+        private int measure(ClientSettings settings, StopSignal signal, PrintWriter out, PrintWriter err, boolean text,
+                            Optional<Double> floor, Optional<Double> ceiling) throws IOException {
             long connectBy = System.nanoTime() + parseDuration("--connect-timeout", connectTimeout).toNanos();
             try {
                 TcpResult result = runConnecting(settings, signal, err, text, connectBy);
@@ -209,8 +204,7 @@ public final class BenchTcpCommand implements Runnable {
                     out.print(Json.write(new Report(result, findings)) + "\n");
                 }
                 out.flush();
-                exitCode.set(result.stop().complete() ? ExitCodes.of(findings) : ExitCodes.FAIL_FINDING);
-                return exitCode.get();
+                return result.stop().complete() ? ExitCodes.of(findings) : ExitCodes.FAIL_FINDING;
             } catch (java.net.BindException e) {
                 throw usage("cannot connect from " + (bind != null ? bind : iface) + ": " + IoErrors.describe(e),
                         "--bind one of this host's addresses (ip -br addr), or leave it out");
@@ -218,13 +212,13 @@ public final class BenchTcpCommand implements Runnable {
                 throw new RailyardException.MissingPrerequisite("cannot connect to " + IoErrors.address(settings.server())
                         + ": " + IoErrors.describe(e),
                         "start 'railyard bench tcp server' on " + server + " first (and open port " + port + ")");
-            } finally {
-                printed.countDown();
-                try {
-                    Runtime.getRuntime().removeShutdownHook(hook);
-                } catch (IllegalStateException shuttingDown) {
-                    // the hook is running: it is waiting for exactly this print
-                }
+            } catch (IOException e) {
+                // any other failure of the network (no route to host, a reset, a timeout): the peer or the path to it
+                // is the missing prerequisite, not a bug here
+                throw new RailyardException.MissingPrerequisite("cannot measure against "
+                        + IoErrors.address(settings.server()) + ": " + IoErrors.describe(e),
+                        "check that " + server + " is up and routable from here (ping " + server + ", ip route get "
+                                + server + ") and that 'railyard bench tcp server' runs there");
             }
         }
 

@@ -1,97 +1,90 @@
 package dev.railyard.cli;
 
-import java.time.Duration;
+import dev.railyard.platform.Cancellation;
+import sun.misc.Signal;
+
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Ctrl-C and SIGTERM for every command, as docs/exit-codes.md promises: the command is told to stop, what it measured
- * or wrote is printed by the command itself, and the JVM ends with the command's own code (1 for a benchmark cut short,
- * 0 for a server or daemon the user stopped) instead of the 130 or 143 of a JVM ended by a signal.
+ * Ctrl-C and SIGTERM for every command, as docs/exit-codes.md promises, through the process's one
+ * {@link Cancellation} token. The signals are handled, not left to the JVM's shutdown: the first cancels the token,
+ * whose actions stop what runs (a command that registered none has its main thread interrupted and the programs
+ * Railyard started ended); the command then prints and writes what it measured and returns its own code to
+ * {@link Main#main}, which exits with it (1 for a run cut short, 0 for a server the user stopped) instead of the 130
+ * or 143 of a JVM ended by a signal. Nothing races the report: the JVM is not shutting down while it is written. A
+ * second signal ends the process at once.
  *
- * <p>{@link Main#main} installs one hook. On a signal it runs the stop actions the running command registered (none: it
- * interrupts the main thread and ends the programs Railyard started, so a command waiting on either returns), then
- * waits for the command to return its code, at most the grace period, and ends the JVM with that code; a command that
- * does not return in time ends with 1, a run that stopped before it finished.
+ * <p>One shutdown hook remains, for an end that is not a handled signal (SIGHUP, a second signal): it cancels the
+ * token and ends the programs Railyard started, so none is left behind; it waits for nothing.
  */
 public final class Interrupts {
 
-    /** How long a command has, after the signal, to print what it has and return: short, a user is waiting. */
-    static final Duration DEFAULT_GRACE = Duration.ofSeconds(5);
-
-    private static final List<Runnable> STOP_ACTIONS = new CopyOnWriteArrayList<>();
-    private static final CountDownLatch FINISHED = new CountDownLatch(1);
-    private static volatile boolean requested;
-    private static volatile boolean installed;
-    private static volatile int code = -1;
-    private static volatile Duration grace = DEFAULT_GRACE;
+    private static final List<String> SIGNALS = List.of("INT", "TERM");
+    /** The process's token: Main's when it installed the handlers, else one nothing cancels (tests in one JVM). */
+    private static volatile Cancellation token = Cancellation.create();
+    private static volatile boolean commandReturned;
 
     private Interrupts() {
     }
 
-    /** Called once by {@link Main#main} (not by tests that call {@link Main#run} in their own JVM). */
-    static void install(Thread main) {
-        installed = true;
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            if (FINISHED.getCount() == 0) return; // a normal System.exit: the command is done
-            requested = true;
-            if (STOP_ACTIONS.isEmpty()) {
-                main.interrupt();
-                stopChildProcesses();
-            } else {
-                for (Runnable r : STOP_ACTIONS) {
-                    try {
-                        r.run();
-                    } catch (RuntimeException e) {
-                        // a stop action that fails must not keep the JVM from ending
-                    }
-                }
-            }
+    /**
+     * Called once by {@link Main#main}: handles SIGINT and SIGTERM with {@code stop} and installs the one shutdown
+     * hook; {@code endAtOnce} is what a second signal does.
+     */
+    static void install(Cancellation stop, Thread main, Runnable endAtOnce) {
+        token = stop;
+        for (String name : SIGNALS) {
             try {
-                boolean done = FINISHED.await(grace.toMillis(), TimeUnit.MILLISECONDS);
-                Main.endDuringShutdown(done && code >= 0 ? code : ExitCodes.FAIL_FINDING);
-            } catch (InterruptedException e) {
-                Main.endDuringShutdown(ExitCodes.FAIL_FINDING);
+                Signal.handle(new Signal(name), s -> onSignal(stop, main, "SIG" + name, endAtOnce));
+            } catch (IllegalArgumentException e) {
+                // the JVM keeps this signal to itself (-Xrs): its default, the shutdown hook below, still stops children
             }
-        }, "railyard-interrupt"));
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (commandReturned) return; // a normal exit: the command is done, and what it started is its own
+            stop.cancel("the process is ending");
+            stopChildProcesses();
+        }, "railyard-stop"));
+    }
+
+    /** Signals handled so far: each is handled on a thread of its own, so two can arrive side by side. */
+    private static final AtomicInteger SIGNALS_SEEN = new AtomicInteger();
+
+    private static void onSignal(Cancellation stop, Thread main, String name, Runnable endAtOnce) {
+        if (SIGNALS_SEEN.incrementAndGet() > 1) {
+            endAtOnce.run();
+            return;
+        }
+        if (!stop.watched()) {
+            // no step of this command said how it stops: stop it where it is, with the programs it started
+            main.interrupt();
+            stopChildProcesses();
+        }
+        stop.cancel(name);
+    }
+
+    /** The process's cancellation token, to pass down to long steps. */
+    public static Cancellation token() {
+        return token;
     }
 
     /**
-     * Replaces the default reaction to a signal (interrupt the main thread, end the child programs) with {@code action},
-     * which must make the command return soon; the command has {@code grace} to print what it has and return.
+     * Registers what makes the running command stop where it is, in place of the default (interrupt the main thread,
+     * end the child programs). Closing the registration takes it back (the command is past the part it guards).
      */
-    public static Registration onStop(Runnable action, Duration grace) {
-        STOP_ACTIONS.add(action);
-        if (grace.compareTo(Interrupts.grace) > 0) Interrupts.grace = grace;
-        return () -> STOP_ACTIONS.remove(action);
-    }
-
-    /** Closing it takes the stop action back (the command is past the part it guards). */
-    public interface Registration extends AutoCloseable {
-        @Override
-        void close();
+    public static Cancellation.Registration onStop(Runnable action) {
+        return token.onCancel(action);
     }
 
     /** True once Ctrl-C or SIGTERM arrived while the command ran. */
     public static boolean requested() {
-        return requested;
+        return token.cancelled();
     }
 
-    /** Whether the signal handling is in place: only in a JVM started by {@link Main#main}. */
-    static boolean installed() {
-        return installed;
-    }
-
-    /**
-     * The command returned {@code exitCode}. Returns true when a signal is being handled: then the caller must not
-     * call System.exit (it would wait forever behind the hook), the hook ends the JVM with this code.
-     */
-    static boolean finished(int exitCode) {
-        code = exitCode;
-        FINISHED.countDown();
-        return requested;
+    /** The command returned: from now on the shutdown hook leaves everything as the command left it. */
+    static void returned() {
+        commandReturned = true;
     }
 
     /**

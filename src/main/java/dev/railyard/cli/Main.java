@@ -1,5 +1,6 @@
 package dev.railyard.cli;
 
+import dev.railyard.platform.Cancellation;
 import dev.railyard.report.TextStyle;
 import dev.railyard.platform.Timings;
 import picocli.CommandLine;
@@ -66,23 +67,26 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        Interrupts.install(Thread.currentThread());
+        Interrupts.install(Cancellation.create(), Thread.currentThread(), Main::endAtOnce);
         int code = run(args);
-        // after Ctrl-C or SIGTERM, System.exit would wait behind the hook: the hook ends the JVM with this code
-        if (Interrupts.finished(code)) endDuringShutdown(code);
+        Interrupts.returned();
         System.exit(code);
     }
 
     /**
-     * Ends the JVM with {@code code} from a shutdown hook (Ctrl-C, SIGTERM) once that hook's command has written
-     * what it must: after a signal, System.exit would wait behind the hooks and the JVM would end with 128 + the
-     * signal instead of a code from docs/exit-codes.md. Only a hook whose work is done may call this: the other
-     * hooks are not waited for.
+     * A second Ctrl-C or SIGTERM: the user will not wait for the command to finish stopping. Also what a command
+     * whose work cannot be stopped where it is (a collective inside NCCL) does once it has printed what it measured.
      */
-    static void endDuringShutdown(int code) {
+    static void endAtOnce() {
+        endNow(ExitCodes.FAIL_FINDING, "railyard: stopped at once by a second signal");
+    }
+
+    /** Ends the process now with {@code code}, after {@code line} (none when empty); the shutdown hook still runs. */
+    static void endNow(int code, String line) {
         System.out.flush();
+        if (!line.isEmpty()) System.err.println(line);
         System.err.flush();
-        Runtime.getRuntime().halt(code);
+        System.exit(code);
     }
 
     /** Runs the CLI and returns the exit code; tests call this with their own writers via {@link #commandLine()}. */

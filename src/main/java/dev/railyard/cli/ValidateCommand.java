@@ -37,10 +37,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 @Command(name = "validate",
         mixinStandardHelpOptions = true,
@@ -145,51 +142,23 @@ public final class ValidateCommand implements Callable<Integer> {
                 + (cluster.nodes().size() == 1 ? "" : "s") + " through the " + launcher.name() + " launcher"
                 + (specFile == null ? " (no --spec: this machine alone)" : ""));
 
-        Thread main = Thread.currentThread();
-        CountDownLatch written = new CountDownLatch(1);
-        AtomicInteger exitCode = new AtomicInteger(-1);
-        Thread onCtrlC = new Thread(() -> {
-            main.interrupt();
-            launcher.close();
-            try {
-                if (written.await(30, TimeUnit.SECONDS) && exitCode.get() >= 0) {
-                    // A JVM ended by a signal exits 128 + the signal (130 for Ctrl-C) once its hooks are done, and
-                    // Main's System.exit waits behind this hook: end with the code the verdict line printed (1 for an
-                    // interrupted run, docs/exit-codes.md), now that the report is written.
-                    Main.endDuringShutdown(exitCode.get());
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "validate-interrupt");
-        Runtime.getRuntime().addShutdownHook(onCtrlC);
-        // this hook stops the run and ends the JVM itself: Main's hook only waits for it (and for the code returned)
-        Interrupts.onStop(() -> { }, Duration.ofSeconds(35));
         ValidationReport report;
         try {
             try {
-                report = validation.run(commandLine());
+                // Ctrl-C or SIGTERM cancels the token: the run stops its steps and returns here with what it measured
+                report = validation.run(commandLine(), Interrupts.token());
             } catch (InterruptedException e) {
                 progress.finish();
                 err.println("railyard: validate interrupted: stopping remote steps, writing the report of what was measured");
                 err.flush();
                 report = validation.report(false);
             }
-            // a Ctrl-C that came after the last stage must not break the file writes (interruptible channels)
-            boolean lateInterrupt = Thread.interrupted();
-            if (lateInterrupt && report.complete()) progress.note("interrupted after the last step: the report is complete");
+            if (Interrupts.requested() && report.complete()) progress.note("interrupted after the last step: the report is complete");
             List<Path> files = ValidationReportFiles.write(report, dir);
             print(stdout, err, report, files, dir);
-            exitCode.set(ExitCodes.of(report));
         } finally {
             launcher.close();
             recorder.close();
-            written.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(onCtrlC);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook runs now and waits for the report written above
-            }
         }
         return ExitCodes.of(report);
     }

@@ -11,6 +11,7 @@ import dev.railyard.model.NodeStatus;
 import dev.railyard.model.PairResult;
 import dev.railyard.model.Severity;
 import dev.railyard.model.ValidationReport;
+import dev.railyard.platform.Cancellation;
 import dev.railyard.platform.Clock;
 
 import java.time.Instant;
@@ -54,6 +55,7 @@ public final class ClusterValidation {
     private final BenchStage.Output bench = new BenchStage.Output();
     private final LostNodes lost = new LostNodes();
     private volatile int rounds;
+    private volatile Cancellation stop = Cancellation.create();
     /** The pair verdicts once the pair stage is done; an interrupted run judges what it has when asked. */
     private volatile Judged judged;
 
@@ -75,8 +77,38 @@ public final class ClusterValidation {
         return runId;
     }
 
-    /** Runs every stage; an interrupt (Ctrl-C) ends it early with what was measured kept for {@link #report}. */
+    /** Runs every stage with a token nothing cancels: an interrupt of this thread still ends it early. */
     public ValidationReport run(List<String> commandLine) throws InterruptedException {
+        return run(commandLine, Cancellation.create());
+    }
+
+    /**
+     * Runs every stage; cancelling {@code stop} (Ctrl-C, SIGTERM) ends it early, with what was measured kept for
+     * {@link #report}: the stages' thread is interrupted and every remote step stopped with its process group. The
+     * interrupt reaches the stages only: once they are done it is cleared, so the caller's report files are written
+     * whole (interruptible channels would close on it).
+     */
+    public ValidationReport run(List<String> commandLine, Cancellation stop) throws InterruptedException {
+        this.stop = stop;
+        Thread stages = Thread.currentThread();
+        Object inRunLock = new Object();
+        boolean[] inRun = {true};
+        try (Cancellation.Registration onStop = stop.onCancel(() -> {
+            synchronized (inRunLock) {
+                if (inRun[0]) stages.interrupt();
+            }
+            launcher.close();
+        })) {
+            return stages(commandLine);
+        } finally {
+            synchronized (inRunLock) {
+                inRun[0] = false;
+            }
+            Thread.interrupted();
+        }
+    }
+
+    private ValidationReport stages(List<String> commandLine) throws InterruptedException {
         recorder.runStarted(new RunHeader(runId, spec.cluster(), launcher.name(),
                 spec.nodes().stream().map(ClusterSpec.Node::name).toList(), commandLine, startedAt));
         progress.addSteps(spec.nodes().size() * NodeStage.STEPS_PER_NODE);
@@ -121,6 +153,7 @@ public final class ClusterValidation {
      * thread: the report must say incomplete, not judge the steps that never ran.
      */
     private void stopIfAStepWasStopped() throws InterruptedException {
+        stop.throwIfCancelled();
         if (launcher.stepStopped()) {
             throw new InterruptedException("a step was stopped by an interrupt");
         }

@@ -35,8 +35,11 @@ public record ApplyReport(Optional<String> node, String root, Mode mode, List<Fi
         }
     }
 
-    /** NEXT_STEP: printed, not run (a root other than /); NOT_RESTARTED: a network command left for --restart-network. */
-    public enum Outcome { RAN, FAILED, NOT_RESTARTED, NEXT_STEP }
+    /**
+     * NEXT_STEP: printed, not run (a root other than /); NOT_RESTARTED: a network command left for --restart-network;
+     * NOT_STARTED: enabling, starting or loading left to the admin (--no-start); WOULD_RUN: a dry run's plan.
+     */
+    public enum Outcome { RAN, FAILED, NOT_RESTARTED, NOT_STARTED, NEXT_STEP, WOULD_RUN }
 
     public record FollowUp(List<String> argv, String why, boolean network, Outcome outcome, String detail) {
         public FollowUp {
@@ -54,10 +57,15 @@ public record ApplyReport(Optional<String> node, String root, Mode mode, List<Fi
 
     /** An undo: every file of the backup, restored or removed. */
     public static ApplyReport undone(Optional<String> node, String root, Backups.Backup b) {
+        return undone(node, root, b, List.of());
+    }
+
+    /** An undo and the commands it ran (or printed) to disable what the apply enabled. */
+    public static ApplyReport undone(Optional<String> node, String root, Backups.Backup b, List<FollowUp> followUps) {
         List<FileEntry> files = b.entries().stream().map(e -> new FileEntry("/" + e.path(),
                 e.replaced() ? FileChange.RESTORED : FileChange.REMOVED,
                 e.replaced() ? String.format("%04o", e.mode()) : "", Optional.empty(), List.of(), List.of())).toList();
-        return new ApplyReport(node, root, Mode.UNDO, files, files.size(), Optional.of(b.dir().toString()), List.of());
+        return new ApplyReport(node, root, Mode.UNDO, files, files.size(), Optional.of(b.dir().toString()), followUps);
     }
 
     private static FileEntry entry(Change c) {

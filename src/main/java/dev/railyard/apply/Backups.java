@@ -25,6 +25,8 @@ public final class Backups {
     static final String UNDONE = ".undone";
     /** What apply wrote, as {@code sha256sum} prints it: undo checks each file against it before touching it. */
     static final String WRITTEN = "WRITTEN";
+    /** The units the apply enabled with systemctl enable --now, one per line. */
+    static final String ENABLED = "ENABLED";
     /** Where {@code --undo --force} keeps the hand edits it replaces. */
     static final String HAND_EDITED = "hand-edited";
 
@@ -74,6 +76,12 @@ public final class Backups {
      * {@code undoCommand} is how the user runs undo here, for the hint.
      */
     public Backup undoLatest(boolean force, String undoCommand) {
+        return undoLatest(force, undoCommand, b -> { });
+    }
+
+    /** As above; {@code beforeRestore} runs once nothing refuses the undo, before any file is touched (undo stops
+     *  the units the apply enabled there, while their files are still in place). */
+    public Backup undoLatest(boolean force, String undoCommand, java.util.function.Consumer<Backup> beforeRestore) {
         Optional<Backup> newest = latest();
         if (newest.isEmpty()) {
             Optional<String> undone = newestUndone();
@@ -122,6 +130,7 @@ public final class Backups {
                         + ": " + ex.getMessage() + "; nothing was restored", "copy it away by hand, then undo again");
             }
         }
+        beforeRestore.accept(b);
         restore(b, todo.stream().map(Entry::path).toList());
         for (String d : readDirs(b.dir()).reversed()) Installer.deleteQuietly(root.resolve(d)); // only empty ones go
         try {
@@ -154,6 +163,23 @@ public final class Backups {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Records the units an apply enabled (one per line), so that its undo disables exactly those. */
+    public static void recordEnabled(Backup b, List<String> units) {
+        if (units.isEmpty()) return;
+        try {
+            Installer.writeSynced(b.dir().resolve(ENABLED), String.join("\n", units) + "\n", 0600);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The units the apply of this backup enabled (none recorded: none). */
+    public static List<String> enabled(Backup b) {
+        Path f = b.dir().resolve(ENABLED);
+        if (!Files.isRegularFile(f)) return List.of();
+        return read(f).lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
     }
 
     public static String sha256(String text) {

@@ -54,9 +54,12 @@ import java.util.function.BooleanSupplier;
                         + "refusing (without --force) to overwrite a file changed by hand since. Ctrl-C stops between "
                         + "two files, never inside one, and lists the files already written.",
                 "",
-                "Afterwards it runs systemctl daemon-reload and sysctl --system when their files changed (on / only). "
-                        + "Networking (netplan apply, nmcli) is restarted only with --restart-network, since it can cut "
-                        + "the session apply runs in. GPU settings are never touched.",
+                "Afterwards, in this order and on / only, it runs systemctl daemon-reload and sysctl --system when their "
+                        + "files changed, modprobe for modules-load.d's modules, systemctl enable --now for new units "
+                        + "(railyard-agent, opensm on the subnet manager), and a restart of slurmd and opensm when their "
+                        + "configuration changed; --no-start leaves those to the admin, and --undo disables and stops what "
+                        + "apply enabled. Networking (netplan apply, nmcli) is restarted only with --restart-network, since "
+                        + "it can cut the session apply runs in. GPU settings are never touched. The dry run lists them.",
                 "",
                 "With --nodes or --launcher, each node runs 'railyard apply --node ITSELF' through validate's launcher "
                         + "(ssh by default; Railyard gets there as a bundle, or --railyard-path) and this prints each "
@@ -112,6 +115,10 @@ public final class ApplyCommand implements Callable<Integer> {
     @Option(names = "--restart-network", description = "After --apply, also run netplan apply / nmcli when network files changed.")
     boolean restartNetwork;
 
+    @Option(names = "--no-start", description = "After --apply, leave enabling and starting new units, restarting slurmd "
+            + "and opensm and loading modules to the admin (they are printed).")
+    boolean noStart;
+
     @Option(names = "--format", defaultValue = "text", paramLabel = "text|json",
             description = "Output format (default: ${DEFAULT-VALUE}).")
     FormatOption.TextOrJson format;
@@ -166,16 +173,26 @@ public final class ApplyCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (noStart && mode.undo) throw new RailyardException.Usage("--no-start goes with --apply (or a dry run)", "railyard apply --apply --no-start");
         if (mode.undo) {
             try (ApplyLock lock = ApplyLock.acquire(dir)) {
-                print(out, ApplyReport.undone(Optional.ofNullable(node), dir.toString(),
-                        new Backups(target).undoLatest(force, undoCommand)), undoCommand);
+                List<ApplyReport.FollowUp> steps = new ArrayList<>();
+                // the units the apply enabled are disabled and stopped while their files are still there
+                Backups.Backup b = new Backups(target).undoLatest(force, undoCommand,
+                        before -> steps.addAll(run(dir, FollowUps.disable(Backups.enabled(before)), () -> false, false)));
+                if (b.entries().stream().anyMatch(e -> e.path().startsWith("etc/systemd/system/"))) {
+                    steps.addAll(run(dir, List.of(new FollowUps.Step(List.of("systemctl", "daemon-reload"), FollowUps.Kind.RELOAD,
+                            "systemd units restored or removed")), () -> false, false));
+                }
+                print(out, ApplyReport.undone(Optional.ofNullable(node), dir.toString(), b, steps), undoCommand);
+                return failedHint(steps, err, "the files were restored") ? ExitCodes.PREREQUISITE : ExitCodes.OK;
             }
-            return ExitCodes.OK;
         }
         if (!mode.apply) {
             Rendered r = rendered(dir, target);
-            print(out, ApplyReport.of(Optional.of(r.name()), dir.toString(), ApplyReport.Mode.DRY_RUN, r.changes(), Optional.empty(), List.of()),
+            List<ApplyReport.FollowUp> planned = FollowUps.of(r.changes()).stream().map(st -> new ApplyReport.FollowUp(st.argv(), st.why(),
+                    st.network(), outcomeWithout(st, dir).orElse(ApplyReport.Outcome.WOULD_RUN), "")).toList();
+            print(out, ApplyReport.of(Optional.of(r.name()), dir.toString(), ApplyReport.Mode.DRY_RUN, r.changes(), Optional.empty(), planned),
                     undoCommand);
             return ExitCodes.OK;
         }
@@ -211,7 +228,13 @@ public final class ApplyCommand implements Callable<Integer> {
                 err.flush();
                 return ExitCodes.FAIL_FINDING;
             }
-            List<ApplyReport.FollowUp> followUps = followUps(dir, r.changes(), stopped);
+            List<FollowUps.Step> steps = FollowUps.of(r.changes());
+            List<ApplyReport.FollowUp> followUps = run(dir, steps, stopped, true);
+            List<String> enabled = new ArrayList<>();
+            for (int i = 0; i < followUps.size(); i++) {
+                if (followUps.get(i).outcome() == ApplyReport.Outcome.RAN) steps.get(i).enables().ifPresent(enabled::add);
+            }
+            done.backup().ifPresent(b -> Backups.recordEnabled(b, enabled));
             print(out, ApplyReport.of(Optional.of(r.name()), dir.toString(), ApplyReport.Mode.APPLY, r.changes(), done.backup(), followUps),
                     undoCommand);
             List<ApplyReport.FollowUp> failed = followUps.stream().filter(f -> f.outcome() == ApplyReport.Outcome.FAILED).toList();
@@ -273,13 +296,22 @@ public final class ApplyCommand implements Callable<Integer> {
         return SpecFiles.load(specFile);
     }
 
-    private List<ApplyReport.FollowUp> followUps(Path dir, List<Change> changes, java.util.function.BooleanSupplier stop) {
+    /** Why a step is not run here: a root other than /, networking without --restart-network, starting with --no-start. */
+    private Optional<ApplyReport.Outcome> outcomeWithout(FollowUps.Step s, Path dir) {
+        if (!live.test(dir)) return Optional.of(ApplyReport.Outcome.NEXT_STEP);
+        if (s.network() && !restartNetwork) return Optional.of(ApplyReport.Outcome.NOT_RESTARTED);
+        if (s.kind() == FollowUps.Kind.START && noStart) return Optional.of(ApplyReport.Outcome.NOT_STARTED);
+        return Optional.empty();
+    }
+
+    /** Runs the steps in order (on / only); one per step in the result, until a stop request. */
+    private List<ApplyReport.FollowUp> run(Path dir, List<FollowUps.Step> steps, java.util.function.BooleanSupplier stop, boolean honourNoStart) {
         List<ApplyReport.FollowUp> done = new ArrayList<>();
-        for (FollowUps.Step s : FollowUps.of(changes)) {
-            if (!live.test(dir)) {
-                done.add(new ApplyReport.FollowUp(s.argv(), s.why(), s.network(), ApplyReport.Outcome.NEXT_STEP, ""));
-            } else if (s.network() && !restartNetwork) {
-                done.add(new ApplyReport.FollowUp(s.argv(), s.why(), true, ApplyReport.Outcome.NOT_RESTARTED, ""));
+        for (FollowUps.Step s : steps) {
+            Optional<ApplyReport.Outcome> skipped = outcomeWithout(s, dir)
+                    .filter(o -> honourNoStart || o != ApplyReport.Outcome.NOT_STARTED);
+            if (skipped.isPresent()) {
+                done.add(new ApplyReport.FollowUp(s.argv(), s.why(), s.network(), skipped.get(), ""));
             } else if (stop.getAsBoolean()) {
                 break; // interrupted: the caller says which ones did not run
             } else {
@@ -289,6 +321,19 @@ public final class ApplyCommand implements Callable<Integer> {
             }
         }
         return done;
+    }
+
+    /** Prints each failed step and the hint; whether there was one. */
+    private static boolean failedHint(List<ApplyReport.FollowUp> steps, PrintWriter err, String what) {
+        List<ApplyReport.FollowUp> failed = steps.stream().filter(f -> f.outcome() == ApplyReport.Outcome.FAILED).toList();
+        if (failed.isEmpty()) return false;
+        for (ApplyReport.FollowUp f : failed) {
+            err.println("railyard: " + what + ", but '" + String.join(" ", f.argv()) + "' failed (" + f.detail() + ")");
+        }
+        err.println("  hint: fix the cause it names, then run: " + failed.stream().map(f -> String.join(" ", f.argv()))
+                .collect(java.util.stream.Collectors.joining(" && ")));
+        err.flush();
+        return true;
     }
 
     /** Why a follow-up failed, with the end of what it printed (sysctl names the key it could not set). */

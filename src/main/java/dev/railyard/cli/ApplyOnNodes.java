@@ -103,6 +103,7 @@ final class ApplyOnNodes {
         if (mode == ApplyReport.Mode.APPLY) args.add("--apply");
         if (mode == ApplyReport.Mode.UNDO) args.add("--undo");
         if (command.restartNetwork) args.add("--restart-network");
+        if (command.noStart) args.add("--no-start");
         if (command.force) args.add("--force");
         if (command.root != null) args.addAll(List.of("--root", command.root.replace(NODE_PLACEHOLDER, node.name())));
         return args;

@@ -32,6 +32,7 @@ final class ApplyText {
             for (ApplyReport.FileEntry f : r.files()) {
                 s.append("  ").append(f.change() == FileChange.RESTORED ? "restored " : "removed ").append(f.path()).append('\n');
             }
+            followUps(s, r);
             return s.toString();
         }
         for (ApplyReport.FileEntry f : r.files()) {
@@ -58,16 +59,22 @@ final class ApplyText {
                     .append(r.backup().map(b -> "; backup " + b + undoHint.map(u -> " (undo: " + u + ")").orElse("")).orElse(""))
                     .append('\n');
         }
+        followUps(s, r);
+        return s.toString();
+    }
+
+    private static void followUps(StringBuilder s, ApplyReport r) {
         for (ApplyReport.FollowUp f : r.followUps()) {
             String cmd = String.join(" ", f.argv());
             s.append(switch (f.outcome()) {
                 case NEXT_STEP -> "next on the node (" + f.why() + "): " + cmd;
                 case NOT_RESTARTED -> "not restarting networking (" + f.why() + "); to do it now: " + cmd + "  (or add --restart-network)";
+                case NOT_STARTED -> "not started (--no-start; " + f.why() + "); to do it: " + cmd;
+                case WOULD_RUN -> "--apply then runs (" + f.why() + "): " + cmd;
                 case RAN -> "ran: " + cmd;
                 case FAILED -> "FAILED (" + f.detail() + "): " + cmd;
             }).append('\n');
         }
-        return s.toString();
     }
 
     /** Each node under a "== NODE: STATUS" line, then one summary line naming every node that did not complete. */

@@ -49,7 +49,7 @@ class ApplyFollowUpTest {
                 .contains("not restarting networking");
         assertThat(r.err()).contains("railyard: the files were written, but 'sysctl --system' failed (exit 255: sysctl: setting key")
                 .contains("hint: fix the cause it names, then run: sysctl --system; or put the old files back: railyard apply --undo");
-        assertThat(ran).containsExactlyInAnyOrder(List.of("systemctl", "daemon-reload"), List.of("sysctl", "--system"));
+        assertThat(ran).startsWith(List.of("systemctl", "daemon-reload"), List.of("sysctl", "--system"));
     }
 
     @Test

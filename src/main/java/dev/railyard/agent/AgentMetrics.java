@@ -20,22 +20,51 @@ import java.util.function.Consumer;
  */
 public final class AgentMetrics {
 
-    /** node_exporter's names for the sysfs port counters it exports (collector/infiniband_linux.go). */
-    static final Map<String, String> NODE_EXPORTER_COUNTERS = Map.ofEntries(
-            Map.entry("link_downed", "node_infiniband_link_downed"),
-            Map.entry("link_error_recovery", "node_infiniband_link_error_recovery"),
-            Map.entry("multicast_rcv_packets", "node_infiniband_multicast_packets_received"),
-            Map.entry("multicast_xmit_packets", "node_infiniband_multicast_packets_transmitted"),
-            Map.entry("port_rcv_constraint_errors", "node_infiniband_port_constraint_errors_received"),
-            Map.entry("port_xmit_constraint_errors", "node_infiniband_port_constraint_errors_transmitted"),
-            Map.entry("port_rcv_packets", "node_infiniband_port_packets_received"),
-            Map.entry("port_xmit_packets", "node_infiniband_port_packets_transmitted"),
-            Map.entry("port_rcv_errors", "node_infiniband_port_errors_received"),
-            Map.entry("port_xmit_discards", "node_infiniband_port_discards_transmitted"),
-            Map.entry("port_rcv_discards", "node_infiniband_port_discards_received"),
-            Map.entry("port_xmit_wait", "node_infiniband_port_transmit_wait"),
-            Map.entry("unicast_rcv_packets", "node_infiniband_unicast_packets_received"),
-            Map.entry("unicast_xmit_packets", "node_infiniband_unicast_packets_transmitted"));
+    /** A sysfs port counter node_exporter exports: its file under counters/, its metric name (no _total), its help. */
+    record NodeExporterCounter(String file, String metric, String help) {}
+
+    /** node_exporter's names and help texts for the sysfs port counters it exports (collector/infiniband_linux.go). */
+    static final List<NodeExporterCounter> NODE_EXPORTER_COUNTERS = List.of(
+            new NodeExporterCounter("VL15_dropped", "node_infiniband_vl15_dropped",
+                    "Number of incoming VL15 packets dropped due to resource limitations."),
+            new NodeExporterCounter("excessive_buffer_overrun_errors", "node_infiniband_excessive_buffer_overrun_errors",
+                    "Number of times that OverrunErrors consecutive flow control update periods occurred, each having at least one overrun error."),
+            new NodeExporterCounter("link_downed", "node_infiniband_link_downed",
+                    "Number of times the link failed to recover from an error state and went down"),
+            new NodeExporterCounter("link_error_recovery", "node_infiniband_link_error_recovery",
+                    "Number of times the link successfully recovered from an error state"),
+            new NodeExporterCounter("local_link_integrity_errors", "node_infiniband_local_link_integrity_errors",
+                    "Number of times that the count of local physical errors exceeded the threshold specified by LocalPhyErrors."),
+            new NodeExporterCounter("multicast_rcv_packets", "node_infiniband_multicast_packets_received",
+                    "Number of multicast packets received (including errors)"),
+            new NodeExporterCounter("multicast_xmit_packets", "node_infiniband_multicast_packets_transmitted",
+                    "Number of multicast packets transmitted (including errors)"),
+            new NodeExporterCounter("port_rcv_constraint_errors", "node_infiniband_port_constraint_errors_received",
+                    "Number of packets received on the switch physical port that are discarded"),
+            new NodeExporterCounter("port_rcv_discards", "node_infiniband_port_discards_received",
+                    "Number of inbound packets discarded by the port because the port is down or congested"),
+            new NodeExporterCounter("port_rcv_errors", "node_infiniband_port_errors_received",
+                    "Number of packets containing an error that were received on this port"),
+            new NodeExporterCounter("port_rcv_packets", "node_infiniband_port_packets_received",
+                    "Number of packets received on all VLs by this port (including errors)"),
+            new NodeExporterCounter("port_rcv_remote_physical_errors", "node_infiniband_port_receive_remote_physical_errors",
+                    "Number of packets marked with the EBP (End of Bad Packet) delimiter received on the port."),
+            new NodeExporterCounter("port_rcv_switch_relay_errors", "node_infiniband_port_receive_switch_relay_errors",
+                    "Number of packets that could not be forwarded by the switch."),
+            new NodeExporterCounter("port_xmit_constraint_errors", "node_infiniband_port_constraint_errors_transmitted",
+                    "Number of packets not transmitted from the switch physical port"),
+            new NodeExporterCounter("port_xmit_discards", "node_infiniband_port_discards_transmitted",
+                    "Number of outbound packets discarded by the port because the port is down or congested"),
+            new NodeExporterCounter("port_xmit_packets", "node_infiniband_port_packets_transmitted",
+                    "Number of packets transmitted on all VLs from this port (including errors)"),
+            new NodeExporterCounter("port_xmit_wait", "node_infiniband_port_transmit_wait",
+                    "Number of ticks during which the port had data to transmit but no data was sent during the entire tick"),
+            new NodeExporterCounter("symbol_error", "node_infiniband_symbol_error",
+                    "Number of minor link errors detected on one or more physical lanes."),
+            new NodeExporterCounter("unicast_rcv_packets", "node_infiniband_unicast_packets_received",
+                    "Number of unicast packets received (including errors)"),
+            new NodeExporterCounter("unicast_xmit_packets", "node_infiniband_unicast_packets_transmitted",
+                    "Number of unicast packets transmitted (including errors)"));
 
     private AgentMetrics() {
     }
@@ -92,8 +121,9 @@ public final class AgentMetrics {
                 set(p.rate(), r -> m.gauge("node_infiniband_rate_bytes_per_second", "Maximum signal transfer rate", r.gbps() * 1e9 / 8, l));
                 set(p.rcvDataBytes(), v -> m.counter("node_infiniband_port_data_received_bytes", "Number of data octets received on all links", v, l));
                 set(p.xmitDataBytes(), v -> m.counter("node_infiniband_port_data_transmitted_bytes", "Number of data octets transmitted on all links", v, l));
-                NODE_EXPORTER_COUNTERS.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e ->
-                        set(p.counter(e.getKey()), v -> m.counter(e.getValue(), "sysfs counter " + e.getKey() + " of the port", v, l)));
+                for (NodeExporterCounter c : NODE_EXPORTER_COUNTERS) {
+                    set(p.counter(c.file()), v -> m.counter(c.metric(), c.help(), v, l));
+                }
                 p.counters().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> set(e.getValue(), v ->
                         m.counter("railyard_rdma_port_events", "Every counter of ports/N/counters, raw (data counters in 4-byte words).",
                                 v, "device", d.name(), "port", String.valueOf(p.port()), "name", e.getKey())));
@@ -107,6 +137,14 @@ public final class AgentMetrics {
     private static void netdevs(MetricFamilies m, NodeInventory inv) {
         for (NetInterface n : inv.interfaces()) {
             String[] l = {"device", n.name()};
+            NetInterface.InfoLabels info = n.info();
+            m.gauge("node_network_info", "Non-numeric data from /sys/class/net/<iface>, value is always 1.", 1,
+                    "address", n.mac().orElse(""), "adminstate", info.adminState(), "broadcast", info.broadcast(),
+                    "device", n.name(), "duplex", info.duplex(), "ifalias", info.ifalias(), "operstate",
+                    n.operState().orElse(""));
+            // node_exporter leaves the speed out where the kernel writes -1 (bonds, virtual devices, no carrier)
+            set(n.speedMbps(), v -> m.gauge("node_network_speed_bytes", "Network device property: speed_bytes",
+                    v * 1000 * 1000 / 8, l));
             set(n.carrierChanges(), v -> m.counter("node_network_carrier_changes", "Network device property: carrier_changes_total", v, l));
             set(n.mtu(), v -> m.gauge("node_network_mtu_bytes", "Network device property: mtu_bytes", v, l));
             set(n.carrier(), v -> m.gauge("node_network_carrier", "Network device property: carrier", v ? 1 : 0, l));

@@ -62,7 +62,26 @@ public final class NetCollector implements Collector<List<NetInterface>> {
                 bondMaster(root, dir),
                 bondSlaves(root, dir),
                 ipoibMode(oneOf(dir + "/mode", root.read(dir + "/mode"), Set.of("datagram", "connected"))),
-                rdmaPorts(root, name, dir, rdma));
+                rdmaPorts(root, name, dir, rdma),
+                infoLabels(root, dir));
+    }
+
+    /** node_network_info's labels, read as node_exporter's procfs reads them (see {@link NetInterface.InfoLabels}). */
+    private static NetInterface.InfoLabels infoLabels(HostRoot root, String dir) {
+        String admin = root.read(dir + "/flags").optional().flatMap(NetCollector::hex)
+                .map(f -> (f & 1) == 1 ? "up" : "down").orElse("unknown");
+        return new NetInterface.InfoLabels(root.read(dir + "/broadcast").orElse("").strip(),
+                root.read(dir + "/duplex").orElse("").strip(), admin, root.read(dir + "/ifalias").orElse("").strip());
+    }
+
+    /** flags as the kernel writes it ("0x1003"); garbage is unknown, as node_exporter has it. */
+    private static java.util.Optional<Long> hex(String text) {
+        String t = text.strip();
+        try {
+            return java.util.Optional.of(Long.parseLong(t.startsWith("0x") ? t.substring(2) : t, 16));
+        } catch (NumberFormatException e) {
+            return java.util.Optional.empty();
+        }
     }
 
     /** -1 is what bonds, virtual devices and links without carrier report; a down link may also refuse (EINVAL). */

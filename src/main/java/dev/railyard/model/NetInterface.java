@@ -17,11 +17,32 @@ public record NetInterface(
         Reading<String> bondMaster,
         List<String> bondSlaves,
         Reading<String> ipoibMode,
-        List<RdmaPortRef> rdmaPorts) {
+        List<RdmaPortRef> rdmaPorts,
+        InfoLabels info) {
 
     public NetInterface {
         bondSlaves = List.copyOf(bondSlaves);
         rdmaPorts = List.copyOf(rdmaPorts);
+        if (info == null) info = InfoLabels.NOT_READ;
+    }
+
+    /** An interface whose info labels were not read (tests and older captures). */
+    public NetInterface(String name, Reading<Integer> mtu, Reading<Long> speedMbps, Reading<String> operState,
+                        Reading<Boolean> carrier, Reading<Long> carrierChanges, Reading<String> mac,
+                        Reading<String> driver, Reading<String> pciAddress, Reading<List<String>> addresses,
+                        Reading<String> bondMaster, List<String> bondSlaves, Reading<String> ipoibMode,
+                        List<RdmaPortRef> rdmaPorts) {
+        this(name, mtu, speedMbps, operState, carrier, carrierChanges, mac, driver, pciAddress, addresses, bondMaster,
+                bondSlaves, ipoibMode, rdmaPorts, InfoLabels.NOT_READ);
+    }
+
+    /**
+     * What node_exporter puts in node_network_info's labels besides address and operstate, with its convention: a
+     * file that is missing or unreadable (duplex on a virtual device answers EINVAL) is the empty string, and the
+     * admin state is "up" or "down" from the IFF_UP bit of flags, "unknown" without flags.
+     */
+    public record InfoLabels(String broadcast, String duplex, String adminState, String ifalias) {
+        public static final InfoLabels NOT_READ = new InfoLabels("", "", "unknown", "");
     }
 
     public record RdmaPortRef(String device, int port) {

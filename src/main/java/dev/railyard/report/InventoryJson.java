@@ -315,6 +315,9 @@ public final class InventoryJson {
         j.name("rdmaPorts");
         list(j, n.rdmaPorts(), (w, r) -> w.beginObject().name("device").string(r.device()).name("port").number(r.port())
                 .endObject());
+        NetInterface.InfoLabels info = n.info();
+        j.name("info").beginObject().name("broadcast").string(info.broadcast()).name("duplex").string(info.duplex())
+                .name("adminState").string(info.adminState()).name("ifalias").string(info.ifalias()).endObject();
         j.endObject();
     }
 

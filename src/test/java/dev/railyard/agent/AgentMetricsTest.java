@@ -56,6 +56,22 @@ class AgentMetricsTest {
         }
     }
 
+    /**
+     * node_network_info and node_network_speed_bytes exactly as node_exporter writes them for its own class/net
+     * fixture (bond0's speed -1 gives no speed series, eth0's 1000 Mb/s gives 1.25e+08 bytes/s).
+     */
+    @Test
+    void networkInfoAndSpeedAreNodeExportersForItsFixture(@TempDir Path dir) throws Exception {
+        SysfsFixtures.unpackTtar("node_exporter-class-net.ttar.txt", dir);
+        List<String> ours = metricsText(sampleOnce(dir)).lines().map(AgentMetricsTest::normaliseNumber).toList();
+        List<String> expected = SysfsFixtures.resourceLines("node_exporter-e2e-output-network.txt").stream()
+                .filter(l -> l.startsWith("node_network_info{") || l.startsWith("node_network_speed_bytes"))
+                .map(AgentMetricsTest::normaliseNumber).toList();
+        assertThat(expected).hasSize(3);
+        assertThat(ours).containsAll(expected);
+        assertThat(ours).noneMatch(l -> l.startsWith("node_network_speed_bytes{device=\"bond0\"}"));
+    }
+
     /** node_exporter writes 1.2e+07, client_java 1.2E7: compare the numbers, not their spelling. */
     static String normaliseNumber(String line) {
         int space = line.lastIndexOf(' ');

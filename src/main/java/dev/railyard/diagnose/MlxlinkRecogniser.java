@@ -1,5 +1,6 @@
 package dev.railyard.diagnose;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.bench.TextLines;
 import dev.railyard.check.Fix;
 import dev.railyard.model.RdmaPort;
@@ -73,7 +74,7 @@ public record MlxlinkRecogniser() implements Recogniser {
         String advice = f.getOrDefault("recommendation", "");
         if (!advice.isEmpty() && !advice.toLowerCase(Locale.ROOT).startsWith("no issue")) {
             int n = text.find("Recommendation");
-            out.add(Diagnosis.of("rdma.port.phys", Severity.WARN, "port", "the firmware's link analysis says: "
+            out.add(Diagnosis.of(CheckId.RDMA_PORT_PHYS.id(), Severity.WARN, "port", "the firmware's link analysis says: "
                             + advice, Fix.lines("for d in /sys/class/infiniband/*; do mlxlink -d \"${d##*/}\" -m -c; done   # module, BER",
                             Fix.note("follow the recommendation; a cable or transceiver fault shows as a rising "
                                     + "effective BER")), n, n > 0 ? text.line(n) : "", "mlxlink"));
@@ -85,7 +86,7 @@ public record MlxlinkRecogniser() implements Recogniser {
                 numbers.add(new Measurement("effective physical BER", v, "errors/bit"));
                 if (v > 1e-12) {
                     int n = text.find("Effective Physical BER");
-                    out.add(Diagnosis.of("rdma.port.phys", Severity.WARN, "port", "effective BER " + ber
+                    out.add(Diagnosis.of(CheckId.RDMA_PORT_PHYS.id(), Severity.WARN, "port", "effective BER " + ber
                                     + " after FEC is above 1E-12: errors reach the traffic",
                             Fix.note("replace the cable or transceiver of this port"), n, n > 0 ? text.line(n) : "",
                             "mlxlink"));

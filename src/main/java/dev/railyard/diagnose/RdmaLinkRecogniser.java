@@ -1,5 +1,6 @@
 package dev.railyard.diagnose;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.bench.TextLines;
 import dev.railyard.model.RdmaPort;
 import dev.railyard.model.Reading;
@@ -60,7 +61,7 @@ public record RdmaLinkRecogniser() implements Recogniser {
                 PastedPorts.Rules.STATE_AND_RATE, text));
         history.forEach((port, states) -> {
             if (states.stream().distinct().count() > 1) {
-                out.add(Diagnosis.of("rdma.port.state", dev.railyard.model.Severity.WARN, port,
+                out.add(Diagnosis.of(CheckId.RDMA_PORT_STATE.id(), dev.railyard.model.Severity.WARN, port,
                         "the link changed state between the pastes (" + String.join(" → ", states)
                                 + "): a link that flaps has a marginal cable, transceiver or switch port",
                         dev.railyard.check.Fix.lines("rdma link show " + dev.railyard.check.ShellWord.of(port),

@@ -1,5 +1,6 @@
 package dev.railyard.report;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Measurement;
 import dev.railyard.model.PairKind;
@@ -54,13 +55,15 @@ public final class MeasurementSummary {
 
     /** The benchmark a finding's check ID stands for, as the measured lines name it. */
     private static String name(String checkId) {
-        return switch (checkId) {
-            case "bench.tcp.loopback" -> "loopback TCP";
-            case "bench.gpu", "bench.gpu.pcie" -> "GPU copy";
-            case "bench.nccl.busbw" -> "NCCL all_reduce busbw";
-            case "bench.storage.seq" -> "storage sequential";
+        if (checkId.equals("bench.tcp.loopback") || checkId.equals("bench.gpu")) {
+            return checkId.equals("bench.gpu") ? "GPU copy" : "loopback TCP";
+        }
+        return CheckId.of(checkId).map(id -> switch (id) {
+            case BENCH_GPU_PCIE -> "GPU copy";
+            case BENCH_NCCL_BUSBW -> "NCCL all_reduce busbw";
+            case BENCH_STORAGE_SEQ -> "storage sequential";
             default -> checkId;
-        };
+        }).orElse(checkId);
     }
 
     /** A benchmark finding that says its benchmark gave no number: skipped (no GPU), failed, or not run. */

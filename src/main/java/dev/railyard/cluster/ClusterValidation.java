@@ -9,6 +9,7 @@ import dev.railyard.model.NodeFacts;
 import dev.railyard.model.NodeOutcome;
 import dev.railyard.model.NodeStatus;
 import dev.railyard.model.PairResult;
+import dev.railyard.model.PairTest;
 import dev.railyard.model.Severity;
 import dev.railyard.model.ValidationReport;
 import dev.railyard.platform.Cancellation;
@@ -218,7 +219,75 @@ public final class ClusterValidation {
             nets.add(new CulpritFinder.NetworkPairs(name, p.schedule().nodes(), p.network().rateGbps(),
                     judged.stream().filter(j -> j.test().network().equals(name) && !j.notRun()).toList()));
         }
-        return new Judged(untestedNoted(PairJudge.findings(judged), plans), CulpritFinder.find(nets));
+        List<Finding> findings = new ArrayList<>(untestedNoted(PairJudge.findings(judged), plans));
+        findings.addAll(neverTested(plans, judged));
+        return new Judged(notTestedNoted(findings), CulpritFinder.find(nets));
+    }
+
+    /** Why a planned pair has no result at all: only a stopped run leaves one so. */
+    static final String STOPPED_BEFORE = "not run: the run was stopped before this pair was tested";
+
+    /**
+     * The planned pairs of a run stopped early that never got a result, as UNKNOWN findings (skipped in JUnit, with
+     * the reason): an interrupted run must not read "10 of 10 pairs within expect" when 18 were never tested. A run
+     * that tested every pair pays nothing here.
+     */
+    private List<Finding> neverTested(List<PairStage.Plan> plans, List<PairJudgement> judged) {
+        if (judged.size() >= PairStage.steps(plans)) return List.of();
+        Set<String> tested = new java.util.HashSet<>();
+        for (PairJudgement j : judged) tested.add(testKey(j.test().network(), j.test().client(), j.test().server(), j.kind()));
+        List<Finding> out = new ArrayList<>();
+        for (PairStage.Plan p : plans) {
+            String net = p.network().name();
+            for (dev.railyard.model.PairKind kind : p.kinds()) {
+                int missing = 0;
+                for (List<RoundRobinSchedule.Pair> round : p.schedule().rounds()) {
+                    for (RoundRobinSchedule.Pair pair : round) {
+                        if (tested.contains(testKey(net, pair.first(), pair.second(), kind))) continue;
+                        if (missing++ < PairJudge.FINDINGS_PER_GROUP) {
+                            PairTest t = new PairTest(net, pair.first(), pair.second(), "", kind);
+                            out.add(Finding.of(kind.checkId(), Severity.UNKNOWN, t.subject(), STOPPED_BEFORE,
+                                    "a tested pair", "run validate again to test it"));
+                        }
+                    }
+                }
+                if (missing > PairJudge.FINDINGS_PER_GROUP) {
+                    out.add(Finding.of(kind.checkId(), Severity.UNKNOWN, net, (missing - PairJudge.FINDINGS_PER_GROUP)
+                            + " more pairs not run: the run was stopped first", "every pair tested",
+                            "run validate again to test them"));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String testKey(String network, String a, String b, dev.railyard.model.PairKind kind) {
+        return a.compareTo(b) <= 0 ? network + " " + a + " " + b + " " + kind : network + " " + b + " " + a + " " + kind;
+    }
+
+    /** A network's PASS says how many of its pairs were not tested (lost end, stopped run), so it is not read as whole. */
+    private static List<Finding> notTestedNoted(List<Finding> findings) {
+        Map<String, Integer> notTested = new java.util.HashMap<>();
+        for (Finding f : findings) {
+            if (f.severity() != Severity.UNKNOWN || !f.id().startsWith("bench.")) continue;
+            int n = f.observed().startsWith("not run") ? 1 : leadingCount(f.observed());
+            notTested.merge(f.id() + " " + network(f.subject()), n, Integer::sum);
+        }
+        if (notTested.isEmpty()) return findings;
+        return findings.stream().map(f -> f.severity() == Severity.PASS && notTested.containsKey(f.id() + " " + f.subject())
+                ? Finding.pass(f.id(), f.subject(), f.observed() + "; " + notTested.get(f.id() + " " + f.subject())
+                        + " not tested", f.expected())
+                : f).toList();
+    }
+
+    private static String network(String subject) {
+        int space = subject.indexOf(' ');
+        return space < 0 ? subject : subject.substring(0, space);
+    }
+
+    private static int leadingCount(String observed) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(\\d+) more pairs not run").matcher(observed);
+        return m.find() ? Integer.parseInt(m.group(1)) : 0;
     }
 
     /**
@@ -272,8 +341,11 @@ public final class ClusterValidation {
                     .collect(Collectors.toSet());
             judged = judgePairs(PairStage.plans(spec, usable, settings.full()));
         }
+        // a stopped run has no end (docs/validate-report.md), and its rounds are those that started, not those planned
+        int roundsRun = complete ? rounds : pairs.stream().filter(r -> r.attempt() == 1).mapToInt(PairResult::round)
+                .max().orElse(0);
         return new ValidationReport(ValidationReport.SCHEMA_VERSION, runId, spec.cluster(), launcher.name(), startedAt,
-                Optional.of(clock.now()), complete, rounds, orderedNodes().stream().map(NodeStage.NodeResult::outcome).toList(),
+                complete ? Optional.of(clock.now()) : Optional.empty(), complete, roundsRun, orderedNodes().stream().map(NodeStage.NodeResult::outcome).toList(),
                 List.copyOf(clusterFindings), List.copyOf(pairs), judged.findings(), judged.culprits(),
                 List.copyOf(bench.findings()), List.copyOf(bench.curves()), List.copyOf(bench.measurements()));
     }

@@ -175,6 +175,43 @@ class ClusterValidationTest {
     }
 
     /**
+     * A run stopped through its cancellation token in round 2 of 3: the pairs never tested are UNKNOWN findings (JUnit
+     * skips them with the reason), the network's PASS says how many were not tested, the report has no end time, and
+     * its rounds are those that started.
+     */
+    @Test
+    void aStoppedRunSaysWhichPairsWereNeverTestedAndHasNoEnd() throws Exception {
+        ClusterSpec spec = PairFixtures.spec(4, 1, false);
+        StubLauncher stub = new StubLauncher(spec, (net, c, s, kind, call) -> 9.4);
+        stub.blockAtClientCall = 4; // round 1 done, round 2 half done
+        ClusterValidation v = validation(spec, stub, RunRecorder.none(), ValidateSettings.of(false, 2, Duration.ofSeconds(30)));
+        dev.railyard.platform.Cancellation stop = dev.railyard.platform.Cancellation.create();
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread t = Thread.ofPlatform().start(() -> {
+            try {
+                v.run(List.of(), stop);
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        });
+        assertThat(stub.blocked.await(20, TimeUnit.SECONDS)).isTrue();
+        stop.cancel("SIGINT");
+        t.join(20_000);
+        assertThat(thrown.get()).isInstanceOf(InterruptedException.class);
+        ValidationReport r = v.report(false);
+        assertThat(r.finishedAt()).as("a stopped run did not finish").isEmpty();
+        assertThat(r.rounds()).as("rounds that started, of 3 planned").isEqualTo(2);
+        List<Finding> notTested = r.pairFindings().stream().filter(f -> f.severity() == Severity.UNKNOWN).toList();
+        assertThat(notTested).hasSize(6 - 3).allSatisfy(f ->
+                assertThat(f.observed()).isEqualTo(ClusterValidation.STOPPED_BEFORE));
+        assertThat(r.pairFindings()).filteredOn(f -> f.severity() == Severity.PASS).singleElement()
+                .satisfies(f -> assertThat(f.observed()).startsWith("3 of 3 pairs within expect").endsWith("; 3 not tested"));
+        String junit = dev.railyard.report.ValidationJUnit.render(r);
+        assertThat(junit).containsPattern("name=\"railyard.validate.pairs\" tests=\"4\" failures=\"0\" errors=\"0\" skipped=\"3\"")
+                .contains("the run was stopped before this pair was tested");
+    }
+
+    /**
      * Ctrl-C reaches the steps' process group before the JVM's shutdown hook interrupts validate's thread (CI saw it):
      * a step stopped so is the run being stopped, not a node that failed, and the report must not call itself complete.
      */

@@ -104,6 +104,7 @@ final class ApplyOnNodes {
         if (mode == ApplyReport.Mode.UNDO) args.add("--undo");
         if (command.restartNetwork) args.add("--restart-network");
         if (command.noStart) args.add("--no-start");
+        if (command.takeOver != null) args.addAll(List.of("--take-over", String.join(",", command.takeOver)));
         if (command.force) args.add("--force");
         if (command.root != null) args.addAll(List.of("--root", command.root.replace(NODE_PLACEHOLDER, node.name())));
         return args;

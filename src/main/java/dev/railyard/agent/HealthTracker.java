@@ -7,10 +7,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Turns each sample's findings into per-component health with a hold-down: a component gets worse at once, but gets
@@ -52,8 +54,24 @@ public final class HealthTracker {
                 betterSince.remove(r.component());
             }
         }
-        // a component whose findings disappeared (a GPU no longer listed) keeps its last state: absence is no cure
+        // a component whose findings disappeared keeps its last state: absence is no cure. A GPU whose address is
+        // judged under another name now was renumbered (another GPU vanished before it): its old row is dropped
+        Set<String> gpusNow = new HashSet<>();
+        raw.values().forEach(r -> gpuAddress(r.component()).ifPresent(gpusNow::add));
+        List<String> renamed = current.keySet().stream()
+                .filter(name -> !raw.containsKey(name) && gpuAddress(name).filter(gpusNow::contains).isPresent()).toList();
+        renamed.forEach(name -> {
+            current.remove(name);
+            betterSince.remove(name);
+        });
         return snapshot();
+    }
+
+    /** "GPU3 (0000:3B:00.0)" → "0000:3b:00.0"; empty for anything not named as a GPU. */
+    private static Optional<String> gpuAddress(String component) {
+        int open = component.indexOf(" (");
+        if (!component.startsWith("GPU") || open < 0 || !component.endsWith(")")) return Optional.empty();
+        return Optional.of(component.substring(open + 2, component.length() - 1).toLowerCase(java.util.Locale.ROOT));
     }
 
     /** Operator override: forget the held state of one component (or all with "all") so the next sample decides. */

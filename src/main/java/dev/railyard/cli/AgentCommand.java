@@ -5,6 +5,7 @@ import dev.railyard.agent.AgentHttpServer;
 import dev.railyard.agent.AgentJson;
 import dev.railyard.agent.AgentStateFile;
 import dev.railyard.agent.CounterRateDetector;
+import dev.railyard.agent.GpuPresenceDetector;
 import dev.railyard.agent.HealthTracker;
 import dev.railyard.agent.KernelLinkEventDetector;
 import dev.railyard.agent.KernelLogFollower;
@@ -181,10 +182,10 @@ public final class AgentCommand implements Callable<Integer> {
         double warnC = cluster.map(c -> c.expect().gpuTempWarnC()).orElse(85.0);
         return new Sampler(host, new InventoryCollector(gpus, kernelLog, clock,
                         (int) Math.max(1, reread.toMillis() / Math.max(1, interval.toMillis()))), CheckRunner.nodeChecks(),
-                List.of(new CounterRateDetector(errorsPerHour), new LinkDropDetector(linkDrop),
+                List.of(new CounterRateDetector(errorsPerHour), new LinkDropDetector(linkDrop, flapWindow, flapChanges),
                         new LinkFlapDetector(flapWindow, flapChanges),
                         new KernelLinkEventDetector(kernelLog, flapWindow, flapChanges), new PcieReplayDetector(replaysPerHour),
-                        new ThermalDetector(warnC, Duration.ofMinutes(1))),
+                        new ThermalDetector(warnC, Duration.ofMinutes(1)), new GpuPresenceDetector()),
                 cluster, name, clock, Optional.of(new SourceReads(readDeadline, clock)));
     }
 

@@ -87,10 +87,10 @@ final class AgentTree {
         HostRoot host = HostRoot.at(root);
         GpuCollector gpus = nvml.map(p -> GpuCollector.keepingOpen(() -> FfmNvml.open(p))).orElse(GpuCollector.forRoot(host));
         return new Sampler(host, new InventoryCollector(gpus, kernelLog, clock, rereadEvery), CheckRunner.nodeChecks(),
-                List.of(new CounterRateDetector(10), new LinkDropDetector(Duration.ofSeconds(30)),
+                List.of(new CounterRateDetector(10), new LinkDropDetector(Duration.ofSeconds(30), Duration.ofMinutes(10), 6),
                         new LinkFlapDetector(Duration.ofMinutes(10), 6),
                         new KernelLinkEventDetector(kernelLog, Duration.ofMinutes(10), 6), new PcieReplayDetector(100),
-                        new ThermalDetector(85, Duration.ofMinutes(1))),
+                        new ThermalDetector(85, Duration.ofMinutes(1)), new GpuPresenceDetector()),
                 spec, "n1", clock, reads);
     }
 

@@ -4,7 +4,7 @@ import dev.railyard.platform.IoErrors;
 import dev.railyard.diagnose.Diagnoser;
 import dev.railyard.diagnose.DiagnoseTargets;
 import dev.railyard.diagnose.DiagnosisReport;
-import dev.railyard.diagnose.Paste;
+import dev.railyard.diagnose.LargeInput;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.RailyardException;
 import dev.railyard.report.Json;
@@ -87,8 +87,8 @@ public final class DiagnoseCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         DiagnosisReport report;
         try {
-            Paste in = read();
-            report = Diagnoser.standard().diagnose(in, targets);
+            LargeInput.Result in = read(targets);
+            report = in.report();
             if (in.cut()) report = report.withIgnored("everything after the first " + (CAP >> 20) + " MB");
         } catch (RailyardException.Usage e) {
             if (!output.json()) throw e;
@@ -133,7 +133,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
         return c != null && c.isTerminal();
     }
 
-    private Paste read() {
+    private LargeInput.Result read(DiagnoseTargets targets) {
         boolean stdin = input.equals("-");
         String name = stdin ? "stdin" : input;
         if (stdin && stdinIsTerminal()) {
@@ -141,15 +141,16 @@ public final class DiagnoseCommand implements Callable<Integer> {
                     "pipe the output in (ib_write_bw ... 2>&1 | railyard diagnose -) or give the file it was saved in");
         }
         try (InputStream in = stdin ? stdin() : Files.newInputStream(Path.of(input))) {
-            Paste paste = Paste.read(in, name, CAP);
-            if (paste.blank()) {
-                throw new RailyardException.Usage(name + " is empty", stdin
-                        ? "pipe the tool's output in: ib_write_bw ... 2>&1 | railyard diagnose -"
-                        : "give the file the tool's output was saved in");
-            }
-            return paste;
+            return LargeInput.diagnose(in, name, CAP, Diagnoser.standard(), targets);
         } catch (IOException | RuntimeException e) {
-            if (e instanceof RailyardException re) throw re;
+            if (e instanceof RailyardException re) {
+                if (re.getMessage().endsWith(" is empty")) {
+                    throw new RailyardException.Usage(name + " is empty", stdin
+                            ? "pipe the tool's output in: ib_write_bw ... 2>&1 | railyard diagnose -"
+                            : "give the file the tool's output was saved in");
+                }
+                throw re;
+            }
             throw new RailyardException.Usage("cannot read " + name + ": " + IoErrors.describe(e),
                     "give a readable file, or - to read stdin", e);
         }

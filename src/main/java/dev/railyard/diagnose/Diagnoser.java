@@ -65,6 +65,10 @@ public final class Diagnoser {
                 SignatureRecogniser.of(ToolKind.RPING, "\\brping\\b|RDMA_CM_EVENT_")), DiagnosisCatalog.standard());
     }
 
+    DiagnosisCatalog catalog() {
+        return catalog;
+    }
+
     public DiagnosisReport diagnose(String input) {
         return diagnose(input, DiagnoseTargets.defaults());
     }
@@ -128,7 +132,7 @@ public final class Diagnoser {
      * own verdict only echoes the line (an NCCL WARN against "completion error 12", whose cause the rule knows).
      * Rules the recogniser supersedes go.
      */
-    private static List<Diagnosis> merge(List<Diagnosis> own, List<Diagnosis> rules, Set<String> superseded) {
+    static List<Diagnosis> merge(List<Diagnosis> own, List<Diagnosis> rules, Set<String> superseded) {
         List<Diagnosis> all = new ArrayList<>(own);
         for (Diagnosis rule : rules) {
             if (superseded.contains(rule.finding().id())) continue;

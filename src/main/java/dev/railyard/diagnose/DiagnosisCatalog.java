@@ -89,7 +89,7 @@ public final class DiagnosisCatalog {
                                 + "and its port be open in the firewall:\nip -br addr",
                         "realdata/perftest"),
                 DiagnosisRule.of("rdma.qp-rtr",
-                        "(?i)failed to modify QP(?: \\d+)? (?:state )?to RTR|Failed to modify QP \\(|"
+                        "ailed to modify QP(?: \\d+)? (?:state )?to RTR|Failed to modify QP \\(|"
                                 + "ibv_modify_qp\\([^)]*RTR\\) failed|Unable to Connect the HCA's through the link",
                         Severity.FAIL,
                         "the queue pair could not move to Ready-To-Receive: the peer's address does not work on this "
@@ -130,26 +130,45 @@ public final class DiagnosisCatalog {
 
     /** The first line each rule matches, in rule order. */
     public List<Diagnosis> match(TextLines text) {
-        Diagnosis[] first = new Diagnosis[rules.size()];
-        boolean everyLine = java.util.Arrays.stream(ruleLiterals).anyMatch(m -> m == 0);
-        int open = rules.size();
+        Scan scan = scan();
         List<String> lines = text.lines();
-        for (int i = 0; i < lines.size() && open > 0; i++) {
-            long hits = literals.in(lines, i);
-            if (hits == 0 && !everyLine) continue;
-            String line = lines.get(i);
+        for (int i = 0; i < lines.size() && !scan.done(); i++) scan.line(lines.get(i), i + 1);
+        return scan.found();
+    }
+
+    /** A scan that takes the lines one at a time, for input too large to hold. */
+    Scan scan() {
+        return new Scan();
+    }
+
+    final class Scan {
+        private final Diagnosis[] first = new Diagnosis[rules.size()];
+        private final boolean everyLine = java.util.Arrays.stream(ruleLiterals).anyMatch(m -> m == 0);
+        private int open = rules.size();
+
+        boolean done() {
+            return open == 0;
+        }
+
+        void line(String line, int n) {
+            if (open == 0) return;
+            long hits = literals.in(line);
+            if (hits == 0 && !everyLine) return;
             for (int r = 0; r < first.length; r++) {
                 if (first[r] != null || (ruleLiterals[r] != 0 && (ruleLiterals[r] & hits) == 0)) continue;
                 DiagnosisRule rule = rules.get(r);
                 if (rule.pattern().matcher(line).find()) {
-                    first[r] = Diagnosis.of(rule.id(), rule.severity(), "input", rule.cause(), rule.fix(), i + 1,
+                    first[r] = Diagnosis.of(rule.id(), rule.severity(), "input", rule.cause(), rule.fix(), n,
                             line, rule.source());
                     open--;
                 }
             }
         }
-        List<Diagnosis> found = new ArrayList<>();
-        for (Diagnosis d : first) if (d != null) found.add(d);
-        return found;
+
+        List<Diagnosis> found() {
+            List<Diagnosis> out = new ArrayList<>();
+            for (Diagnosis d : first) if (d != null) out.add(d);
+            return out;
+        }
     }
 }

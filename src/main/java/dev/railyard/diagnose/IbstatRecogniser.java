@@ -66,6 +66,8 @@ public record IbstatRecogniser() implements Recogniser {
                                     + "no subnet manager has brought the port up (or this SR-IOV VF is not enabled "
                                     + "in the SM)", noLidFix(ca.name(), p.number()), n, text.line(n),
                             "realdata/ib-tools"));
+                } else if (ca.ports().stream().anyMatch(IbstatPort::active)) {
+                    out.add(PortVerdicts.unused(subject, p.state() + "/" + p.physicalState(), n, text.line(n)));
                 } else {
                     out.add(PortVerdicts.down(subject, p.state() + "/" + p.physicalState(), n, text.line(n)));
                 }

@@ -44,6 +44,16 @@ final class KernelEventVerdicts {
         }
     }
 
+    /** The verdicts of groups already formed as the log was read; a machine check says nothing beside EDAC. */
+    static List<Diagnosis> judge(java.util.Collection<Group> groups, boolean memoryEvents) {
+        List<Diagnosis> out = new ArrayList<>();
+        for (Group g : groups) {
+            if (g.first().kind() == KernelEvent.Kind.MACHINE_CHECK && memoryEvents) continue; // EDAC says more
+            out.add(verdict(g));
+        }
+        return out;
+    }
+
     static List<Diagnosis> judge(List<KernelEvent> events) {
         Map<String, Group> groups = new LinkedHashMap<>();
         for (KernelEvent e : events) {

@@ -59,31 +59,47 @@ public record KernelLogRecogniser() implements Recogniser {
 
     @Override
     public ToolReading read(TextLines text, DiagnoseTargets targets) {
-        KernelLog log = new KernelLogParser().parse(text);
-        List<Measurement> numbers = new ArrayList<>(List.of(
-                new Measurement("lines read", log.lines(), "lines"),
-                new Measurement("Xid lines", log.xids().size(), "lines"),
-                new Measurement("link events", log.linkEvents().size(), "lines")));
-        java.util.Set<String> seen = new java.util.HashSet<>();
-        for (KernelEvent e : log.events()) {
-            if ((e.kind() == KernelEvent.Kind.PCIE_FULL || e.kind() == KernelEvent.Kind.PCIE_LIMITED)
-                    && seen.add(e.device())) {
-                e.value().ifPresent(v -> numbers.add(new Measurement("PCIe bandwidth available to " + e.device(), v,
-                        "Gb/s")));
-            }
+        KernelLogSummary s = new KernelLogSummary();
+        KernelLogParser.Reader reader = new KernelLogParser().reader(s);
+        List<String> lines = text.lines();
+        for (int i = 0; i < lines.size(); i++) {
+            String l = lines.get(i);
+            if (KernelLogParser.Reader.candidate(l)) reader.line(l, i + 1);
         }
-        double corrected = log.events().stream().filter(e -> e.kind() == KernelEvent.Kind.MEMORY_CORRECTED)
-                .mapToDouble(e -> e.value().orElse(0)).sum();
-        if (corrected > 0) numbers.add(new Measurement("corrected memory errors", corrected, "errors"));
-        numbers.addAll(KernelEventVerdicts.counts(log.events()));
-        return new ToolReading(diagnose(text, log), Parsed.of(log, numbers));
+        s.lines = text.nonBlank();
+        return reading(s);
     }
 
-    private static List<Diagnosis> diagnose(TextLines text, KernelLog log) {
-        Map<String, LinkEvent> last = new LinkedHashMap<>();
-        for (LinkEvent e : log.linkEvents()) last.put(e.device() + "/" + e.port(), e);
+    /** The verdicts and numbers of a log read line by line, in memory or streamed. */
+    static ToolReading reading(KernelLogSummary s) {
+        List<Measurement> numbers = new ArrayList<>(List.of(
+                new Measurement("lines read", s.lines, "lines"),
+                new Measurement("Xid lines", s.xidLines, "lines"),
+                new Measurement("link events", s.linkLines, "lines")));
+        for (KernelEvent e : s.pcie.values()) {
+            e.value().ifPresent(v -> numbers.add(new Measurement("PCIe bandwidth available to " + e.device(), v,
+                    "Gb/s")));
+        }
+        if (s.correctedMemory > 0) numbers.add(new Measurement("corrected memory errors", s.correctedMemory, "errors"));
+        List<KernelLogTotals.Repeated> repeated = new ArrayList<>();
+        for (KernelLogSummary.Xid x : s.xids.values()) {
+            repeated.add(new KernelLogTotals.Repeated("Xid " + x.first().xid(), x.first().pciAddress(), x.count(),
+                    x.first().timestamp(), x.lineNumber()));
+        }
+        for (KernelEventVerdicts.Group g : s.groups.values()) {
+            String what = g.first().kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+            numbers.add(new Measurement(what + " lines of " + (g.first().device().isEmpty() ? "the host"
+                    : g.first().device()), g.count(), "lines"));
+            repeated.add(new KernelLogTotals.Repeated(what, g.first().device(), g.count(), g.first().stamp(),
+                    g.first().lineNumber()));
+        }
+        KernelLogTotals totals = new KernelLogTotals(s.lines, s.xidLines, s.linkLines, repeated);
+        return new ToolReading(diagnose(s), Parsed.of(totals, numbers));
+    }
+
+    private static List<Diagnosis> diagnose(KernelLogSummary s) {
         List<Diagnosis> out = new ArrayList<>();
-        for (LinkEvent e : last.values()) {
+        for (LinkEvent e : s.lastLink.values()) {
             String subject = e.port() == 0 ? e.device() : e.device() + " port " + e.port();
             switch (e.state().toUpperCase()) {
                 case "INIT" -> out.add(PortVerdicts.noSubnetManager(subject, e.lineNumber(), e.line()));
@@ -93,29 +109,25 @@ public record KernelLogRecogniser() implements Recogniser {
                 default -> { /* ACTIVE / up: the link came up */ }
             }
         }
-        Map<String, XidEvent> firstPerCode = new LinkedHashMap<>();
-        for (XidEvent x : log.xids()) firstPerCode.putIfAbsent(x.pciAddress() + "/" + x.xid(), x);
-        out.addAll(XidCauses.earlier(text, log.xids(), THIS_NODE));
-        for (XidEvent x : firstPerCode.values()) {
-            XidCatalog.Entry a = XidCatalog.judge(x.xid(), x.message());
-            long count = log.xids().stream().filter(o -> o.xid() == x.xid() && o.pciAddress().equals(x.pciAddress()))
-                    .count();
-            out.add(Diagnosis.of(CheckId.GPU_XID.id(), a.severity(), "GPU " + x.pciAddress(), "Xid " + x.xid() + ": "
-                    + a.name() + (count > 1 ? " (" + count + " times)" : ""),
-                    a.remediation(XidCatalog.busId(x.pciAddress()), THIS_NODE),
-                    lineOf(text, x.line()), x.line(), "Xid catalog"));
+        out.addAll(XidCauses.earlier(s.xids.values(), THIS_NODE));
+        for (KernelLogSummary.Xid x : s.xids.values()) {
+            XidEvent first = x.first();
+            XidCatalog.Entry a = XidCatalog.judge(first.xid(), first.message());
+            out.add(Diagnosis.of(CheckId.GPU_XID.id(), a.severity(), "GPU " + first.pciAddress(), "Xid " + first.xid()
+                            + ": " + a.name() + (x.count() > 1 ? " (" + x.count() + " times)" : ""),
+                    a.remediation(XidCatalog.busId(first.pciAddress()), THIS_NODE),
+                    x.lineNumber(), first.line(), "Xid catalog"));
         }
-        if (log.xids().stream().noneMatch(x -> x.xid() == 79) && !log.fallenOffBus().isEmpty()) {
-            String line = log.fallenOffBus().getFirst();
-            XidCatalog.Entry a = XidCatalog.judge(79, line);
+        if (s.xids.values().stream().noneMatch(x -> x.first().xid() == 79) && s.fallen != null) {
+            XidCatalog.Entry a = XidCatalog.judge(79, s.fallen);
             out.add(Diagnosis.of(CheckId.GPU_XID.id(), a.severity(), "GPU", a.name() + " (no Xid line printed)",
-                    a.remediation("", THIS_NODE), lineOf(text, line), line, "Xid catalog"));
+                    a.remediation("", THIS_NODE), s.fallenLine, s.fallen, "Xid catalog"));
         }
-        out.addAll(KernelEventVerdicts.judge(log.events()));
+        out.addAll(KernelEventVerdicts.judge(s.groups.values(), s.memoryEvents()));
         if (out.isEmpty()) {
-            TreeSet<String> devices = new TreeSet<>(last.keySet());
+            TreeSet<String> devices = new TreeSet<>(s.lastLink.keySet());
             out.add(Diagnosis.of(CheckId.GPU_XID.id(), Severity.PASS, "kernel log", "no GPU/NIC/PCIe/memory errors in "
-                    + log.lines() + " lines" + (devices.isEmpty() ? "" : "; links ended up: " + devices), "", 0, "",
+                    + s.lines + " lines" + (devices.isEmpty() ? "" : "; links ended up: " + devices), "", 0, "",
                     "kernel log"));
         }
         return out;
@@ -131,7 +143,4 @@ public record KernelLogRecogniser() implements Recogniser {
         return Fix.lines(now, Fix.note("still down: check the cable and the switch port of " + subject));
     }
 
-    private static int lineOf(TextLines text, String line) {
-        return text.lines().indexOf(line) + 1;
-    }
 }

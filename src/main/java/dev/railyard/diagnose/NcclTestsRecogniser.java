@@ -105,7 +105,8 @@ public record NcclTestsRecogniser() implements Recogniser {
             // one verdict per message, whatever the opcode, rank or address in it
             if (seen.size() >= MAX_WARNS || !seen.add(w.text().replaceAll("\\d+", "#"))) continue;
             out.add(Diagnosis.of(BenchVerdicts.NCCL_BUSBW, noTable ? Severity.FAIL : Severity.WARN, "NCCL",
-                    "NCCL WARN " + w.text() + (noTable ? " (and no result table: the run did not finish)" : ""),
+                    "NCCL WARN " + w.text() + NcclWarnMeanings.of(w.text()).map(m -> ": " + m).orElse("")
+                            + (noTable ? " (and no result table: the run did not finish)" : ""),
                     WARN_FIX, w.lineNumber(), text.line(w.lineNumber()),
                     Diagnosis.ECHO));
         }

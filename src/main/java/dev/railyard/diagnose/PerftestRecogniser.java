@@ -6,6 +6,7 @@ import dev.railyard.model.PerftestHeader;
 import dev.railyard.bench.perftest.PerftestParser;
 import dev.railyard.model.PerftestResult;
 import dev.railyard.check.BenchVerdicts;
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Severity;
 
@@ -64,8 +65,17 @@ public record PerftestRecogniser() implements Recogniser {
                     f.lineNumber(), f.line(), "perftest"));
         }
         units.note().ifPresent(out::add);
-        r.largestBandwidthRow().ifPresent(row -> out.add(evidence(text, bandwidth(subject, r, targets),
-                row.bytes(), row.iterations())));
+        Optional<ProseRate.Stated> prose = targets.linkGbps().isPresent() || r.header().flatMap(
+                PerftestRecogniser::statedRate).isPresent() ? Optional.empty() : ProseRate.in(text);
+        DiagnoseTargets judgedBy = prose.map(p -> new DiagnoseTargets(Optional.of(p.gbps()), targets.rdmaBwEfficiency(),
+                targets.rdmaLatencyUs(), targets.ncclBusbwGBps(), targets.fabricExpected(),
+                targets.storageSeqMiBps())).orElse(targets);
+        r.largestBandwidthRow().ifPresent(row -> {
+            out.add(evidence(text, bandwidth(subject, r, judgedBy), row.bytes(), row.iterations()));
+            prose.ifPresent(p -> out.add(Diagnosis.of(CheckId.BENCH_RDMA_BW.id(), Severity.INFO, subject,
+                    "judged against " + p.gbps() + " Gb/s, the rate the paste's own words state (\"" + p.words()
+                            + "\"), not a default", "", 0, "", "perftest")));
+        });
         r.smallestLatencyRow().ifPresent(row -> out.add(evidence(text,
                 BenchVerdicts.rdmaLatencyTable(subject, r, targets.rdmaLatencyUs()), row.bytes(), row.iterations())));
         if (out.isEmpty()) {

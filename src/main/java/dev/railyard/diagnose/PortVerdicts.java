@@ -23,4 +23,16 @@ final class PortVerdicts {
                 + "pass a port that shows PORT_ACTIVE with --ib-port:\nibv_devinfo | grep -E 'hca_id|port:|state'", n, line,
                 "two V100 nodes on ConnectX-3 Pro RoCE");
     }
+
+    /**
+     * A port that is down beside an Active port of the same adapter: a dual-port card with one cable is the usual
+     * case, so it is a WARN naming how to tell, not a FAIL.
+     */
+    static Diagnosis unused(String subject, String state, int n, String line) {
+        return Diagnosis.of(CheckId.RDMA_PORT_STATE.id(), Severity.WARN, subject, "port is " + state + " while "
+                + "another port of the same adapter is Active: an unused port (no cable) is normal; if this port "
+                + "should carry traffic, it has no link", "# if this port is meant to be cabled: check its cable and "
+                + "the switch port, then\nibv_devinfo | grep -E 'hca_id|port:|state'", n, line,
+                "dual-port adapters with one port cabled");
+    }
 }

@@ -1,6 +1,5 @@
 package dev.railyard.diagnose;
 
-import dev.railyard.bench.TextLines;
 import dev.railyard.check.XidCatalog;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.XidEvent;
@@ -23,23 +22,25 @@ final class XidCauses {
     private XidCauses() {
     }
 
-    static List<Diagnosis> earlier(TextLines text, List<XidEvent> xids, String node) {
-        Map<String, XidEvent> byCause = new LinkedHashMap<>();
-        for (XidEvent x : xids) {
+    static List<Diagnosis> earlier(java.util.Collection<KernelLogSummary.Xid> firsts, String node) {
+        Map<String, KernelLogSummary.Xid> byCause = new LinkedHashMap<>();
+        for (KernelLogSummary.Xid f : firsts) {
+            XidEvent x = f.first();
             Matcher m = PREVIOUS.matcher(x.message());
             if (!m.find()) continue;
             int code = Integer.parseInt(m.group(1));
-            boolean shown = xids.stream().anyMatch(o -> o.xid() == code && o.pciAddress().equals(x.pciAddress()));
-            if (!shown) byCause.putIfAbsent(x.pciAddress() + "/" + code, x);
+            boolean shown = firsts.stream().anyMatch(o -> o.first().xid() == code
+                    && o.first().pciAddress().equals(x.pciAddress()));
+            if (!shown) byCause.putIfAbsent(x.pciAddress() + "/" + code, f);
         }
         List<Diagnosis> out = new ArrayList<>();
-        byCause.forEach((key, x) -> {
+        byCause.forEach((key, f) -> {
+            XidEvent x = f.first();
             int code = Integer.parseInt(key.substring(key.lastIndexOf('/') + 1));
             XidCatalog.Entry a = XidCatalog.judge(code, x.message());
             out.add(Diagnosis.of(CheckId.GPU_XID.id(), a.severity(), "GPU " + x.pciAddress(), "Xid " + code + ": "
                             + a.name() + ", named by the later Xid " + x.xid() + " as its cause",
-                    a.remediation(XidCatalog.busId(x.pciAddress()), node), text.lines().indexOf(x.line()) + 1,
-                    x.line(), "Xid catalog"));
+                    a.remediation(XidCatalog.busId(x.pciAddress()), node), f.lineNumber(), x.line(), "Xid catalog"));
         });
         return out;
     }

@@ -57,28 +57,84 @@ public final class KernelLogParser {
         List<XidEvent> xids = new ArrayList<>();
         List<String> fallen = new ArrayList<>();
         List<KernelEvent> events = new ArrayList<>();
-        Map<String, KernelEvent> pcieSeen = new HashMap<>();
+        Sink collect = new Sink() {
+            @Override
+            public void link(LinkEvent e) {
+                links.add(e);
+            }
+
+            @Override
+            public void xid(XidEvent x, int lineNumber) {
+                xids.add(x);
+            }
+
+            @Override
+            public void fallen(String line, int lineNumber) {
+                fallen.add(line);
+            }
+
+            @Override
+            public void event(KernelEvent e) {
+                events.add(e);
+            }
+        };
+        Reader reader = reader(collect);
         List<String> lines = text.lines();
-        int n = lines.size();
-        for (int i = 1; i <= n; i++) {
-            if (ANY.in(lines, i - 1) == 0) continue;
-            String line = lines.get(i - 1);
+        for (int i = 0; i < lines.size(); i++) {
+            if (ANY.in(lines, i) != 0) reader.line(lines.get(i), i + 1);
+        }
+        return new KernelLog(links, xids, fallen, events, text.nonBlank());
+    }
+
+    /** What a line of the log is, told as it is read: a log of any length costs only what the sink keeps. */
+    public interface Sink {
+        void link(LinkEvent e);
+
+        void xid(XidEvent x, int lineNumber);
+
+        void fallen(String line, int lineNumber);
+
+        void event(KernelEvent e);
+    }
+
+    /** Reads lines one at a time into {@code sink}; keeps only which PCIe bandwidth lines it saw. */
+    public Reader reader(Sink sink) {
+        return new Reader(sink);
+    }
+
+    public static final class Reader {
+        private final Sink sink;
+        private final Map<String, KernelEvent> pcieSeen = new HashMap<>();
+        private final List<KernelEvent> one = new ArrayList<>(1);
+
+        Reader(Sink sink) {
+            this.sink = sink;
+        }
+
+        /** Whether a line may be one this reader reads (one scan for all the literals). */
+        public static boolean candidate(String line) {
+            return ANY.in(line) != 0;
+        }
+
+        /** Line {@code i} (1-based) of the log. */
+        public void line(String line, int i) {
             Matcher m;
             if (line.contains(": Port: ") && line.contains("mlx5_core ") && (m = MLX5_PORT.matcher(line)).find()) {
-                links.add(new LinkEvent(stamp(m.group(1)), m.group(2), m.group(3), Integer.parseInt(m.group(4)),
+                sink.link(new LinkEvent(stamp(m.group(1)), m.group(2), m.group(3), Integer.parseInt(m.group(4)),
                         m.group(5), i, line));
             } else if (line.contains(": Link ") && line.contains("mlx5_core ")
                     && (m = MLX5_NETDEV.matcher(line)).find()) {
-                links.add(new LinkEvent(stamp(m.group(1)), m.group(2), m.group(3), 0, m.group(4), i, line));
+                sink.link(new LinkEvent(stamp(m.group(1)), m.group(2), m.group(3), 0, m.group(4), i, line));
             } else if (line.contains("NVRM: Xid") && (m = XID.matcher(line)).find()) {
-                xids.add(new XidEvent(stamp(m.group(1)), m.group(2), Integer.parseInt(m.group(3)), m.group(4), line));
+                sink.xid(new XidEvent(stamp(m.group(1)), m.group(2), Integer.parseInt(m.group(3)), m.group(4), line), i);
             } else if (line.contains("fallen off the bus")) {
-                fallen.add(line);
+                sink.fallen(line, i);
             } else {
-                event(line, i, events, pcieSeen);
+                one.clear();
+                event(line, i, one, pcieSeen);
+                for (KernelEvent e : one) sink.event(e);
             }
         }
-        return new KernelLog(links, xids, fallen, events, text.nonBlank());
     }
 
     private static void event(String line, int i, List<KernelEvent> out, Map<String, KernelEvent> pcieSeen) {

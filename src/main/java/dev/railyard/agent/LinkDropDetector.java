@@ -120,8 +120,8 @@ public final class LinkDropDetector implements Detector {
         List<String> lines = new ArrayList<>(List.of("rdma link show " + ShellWord.of(p.device() + "/" + p.port()),
                 "command -v sminfo >/dev/null && sminfo"));
         if (drain) lines.add(DetectorFixes.drain(p.device() + " port " + p.port() + ": no subnet manager"));
-        lines.add(Fix.note("the link is up but no subnet manager configured " + p.device() + " port " + p.port()
-                + ": run opensm on one host of the fabric (systemctl enable --now opensm) or the switch's own"));
+        lines.add(Fix.note("the link is up but no subnet manager configured " + p.device() + " port " + p.port() + ":"));
+        lines.add(Fix.START_SUBNET_MANAGER);
         return Fix.lines(lines.toArray(String[]::new));
     }
 

@@ -29,8 +29,6 @@ public final class BenchVerdicts {
             + "rerun on one GPU pair at a time (CUDA_VISIBLE_DEVICES=0,1 ...) to find the bad one"),
             "railyard check --only gpu.", "dmesg | grep -iE 'NVRM: Xid|ECC'");
 
-    /** Standard Ethernet / InfiniBand data rates a port can train down to, in Gb/s. */
-    private static final double[] RATES = {1, 10, 25, 40, 50, 56, 100, 200, 400, 800};
 
     private BenchVerdicts() {}
 
@@ -55,21 +53,11 @@ public final class BenchVerdicts {
         if (row.isEmpty()) return noBandwidthTable(subject, expected);
         boolean bidir = bidirectional(r);
         double capacity = linkGbps * (bidir ? 2 : 1);
-        double gbps = row.get().averageGbps();
-        double eff = gbps / capacity;
-        String observed = String.format(Locale.ROOT, "%s = %.1f%% of %s Gb/s%s", measured(row.get()), eff * 100,
-                fmt(capacity), bidir ? " (bidirectional)" : "");
-        if (eff >= efficiency) return Finding.pass(RDMA_BW, subject, observed, expected);
-        Optional<Double> lower = fullRateBelow(gbps / (bidir ? 2 : 1), linkGbps);
-        if (lower.isPresent()) {
-            String rate = fmt(lower.get());
-            return new Finding(RDMA_BW, Severity.FAIL, subject, observed + "; matches a link negotiated at " + rate
-                    + "G", expected, Fix.lines(Fix.note("negotiated " + rate + "G: replace the QSFP+ cable/DAC with a "
-                    + "known-good one, then look at the ports' rates again:"), Fix.RDMA_RATES));
-        }
-        return new Finding(RDMA_BW, Severity.FAIL, subject, observed, expected,
-                Fix.lines(Fix.GOVERNOR_NOW, Fix.RDMA_RATES, "lspci -vv -d 15b3: | grep -E 'LnkCap:|LnkSta:'",
-                        Fix.note("then rerun both sides under numactl --cpunodebind=N, N the HCA's node above")));
+        String observed = String.format(Locale.ROOT, "%s = %.1f%% of %s Gb/s%s", measured(row.get()),
+                row.get().averageGbps() / capacity * 100, fmt(capacity), bidir ? " (bidirectional)" : "");
+        RdmaBandwidthRule.Verdict v = RdmaBandwidthRule.judge(row.get().averageGbps(), bidir, linkGbps, efficiency);
+        return new Finding(RDMA_BW, v.severity(), subject, observed + (v.note().isEmpty() ? "" : "; " + v.note()),
+                expected, v.fix());
     }
 
     /**
@@ -81,8 +69,10 @@ public final class BenchVerdicts {
         if (row.isEmpty()) return noBandwidthTable(subject, "a link rate to judge against");
         double perDirection = row.get().averageGbps() / (bidirectional(r) ? 2 : 1);
         double guess = perDirection;
-        for (int i = RATES.length - 1; i >= 0 && RATES[i] >= perDirection; i--) guess = RATES[i];
-        Optional<Double> full = fullRateBelow(perDirection, Double.MAX_VALUE);
+        for (int i = RdmaBandwidthRule.RATES.length - 1; i >= 0 && RdmaBandwidthRule.RATES[i] >= perDirection; i--) {
+            guess = RdmaBandwidthRule.RATES[i];
+        }
+        Optional<Double> full = RdmaBandwidthRule.negotiatedBelow(perDirection, Double.MAX_VALUE);
         return new Finding(RDMA_BW, Severity.UNKNOWN, subject, measured(row.get())
                 + (bidirectional(r) ? " (bidirectional)" : "")
                 + full.map(rate -> "; about what a full " + fmt(rate) + "G link gives").orElse(""),
@@ -94,7 +84,7 @@ public final class BenchVerdicts {
     }
 
     private static String expectedBw(double linkGbps, double efficiency) {
-        return String.format(Locale.ROOT, ">= %.0f%% of %s Gb/s", efficiency * 100, fmt(linkGbps));
+        return RdmaBandwidthRule.expected(linkGbps, efficiency);
     }
 
     private static Finding noBandwidthTable(String subject, String expected) {
@@ -109,14 +99,6 @@ public final class BenchVerdicts {
     private static String measured(BwRow row) {
         return String.format(Locale.ROOT, "%s %s = %.1f Gb/s at %d B", fmt(row.average()), row.unit().label(),
                 row.averageGbps(), row.bytes());
-    }
-
-    /** The standard rate below {@code limit} this bandwidth is 80-100 % of: what a link trained at it delivers. */
-    private static Optional<Double> fullRateBelow(double gbps, double limit) {
-        for (int i = RATES.length - 1; i >= 0; i--) {
-            if (RATES[i] < limit && gbps <= RATES[i] && gbps >= RATES[i] * 0.8) return Optional.of(RATES[i]);
-        }
-        return Optional.empty();
     }
 
     /** The headline latency (t_typical, else t_avg) of the smallest message size against the spec. */

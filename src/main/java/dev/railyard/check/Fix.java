@@ -13,6 +13,14 @@ public final class Fix {
     private Fix() {
     }
 
+    /**
+     * An InfiniBand fabric with no subnet manager (ports stuck at INIT, sm_lid 0): start exactly one. The one text
+     * check, the agent and diagnose give for it.
+     */
+    public static final String START_SUBNET_MANAGER = lines(
+            note("run exactly one subnet manager on the fabric, e.g. on this node (or enable the managed switch's own):"),
+            "(command -v apt-get >/dev/null && apt-get install -y opensm || dnf install -y opensm) && systemctl enable --now opensm");
+
     /** Lines joined with newlines; a line starting with "# " is a step for hands, not the shell. */
     public static String lines(String... lines) {
         return Arrays.stream(lines).collect(Collectors.joining("\n"));

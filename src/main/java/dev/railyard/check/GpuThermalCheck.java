@@ -1,7 +1,6 @@
 package dev.railyard.check;
 
 import dev.railyard.model.CheckId;
-import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Gpu;
 import dev.railyard.model.Gpu.ClockEvent;
@@ -34,7 +33,7 @@ public final class GpuThermalCheck implements Check {
 
     @Override
     public List<Finding> run(CheckInput in) {
-        double warnC = in.spec().map(s -> s.expect().gpuTempWarnC()).orElse(ClusterSpec.Expect.defaults().gpuTempWarnC());
+        double warnC = GpuTemperatureRule.warnC(in.spec());
         List<Finding> out = new ArrayList<>();
         for (Gpu g : in.inventory().gpu().gpus()) {
             String subject = g.subject();
@@ -45,16 +44,13 @@ public final class GpuThermalCheck implements Check {
     }
 
     private static Finding temperature(String subject, Gpu g, double warnC) {
-        String expected = String.format(java.util.Locale.ROOT, "<= %.0f C", warnC)
-                + g.slowdownTemperatureC().optional().map(s -> ", below slowdown " + s + " C").orElse("");
+        String expected = GpuTemperatureRule.expected(warnC, g.slowdownTemperatureC().optional());
         if (!(g.temperatureC() instanceof Reading.Present<Integer>(Integer t))) {
             return Finding.unknown(TEMP, subject, g.temperatureC(), expected);
         }
-        String observed = t + " C";
-        Integer slowdown = g.slowdownTemperatureC().orElse(null);
-        if (slowdown != null && t >= slowdown) return Finding.of(TEMP, Severity.FAIL, subject, observed, expected, COOLING);
-        if (t > warnC) return Finding.of(TEMP, Severity.WARN, subject, observed, expected, COOLING);
-        return Finding.pass(TEMP, subject, observed, expected);
+        Severity severity = GpuTemperatureRule.severity(t, warnC, g.slowdownTemperatureC().optional());
+        return Finding.of(TEMP, severity, subject, t + " C", expected,
+                severity == Severity.PASS ? "" : GpuTemperatureRule.fix(g));
     }
 
     private static Finding throttle(String subject, Reading<List<ClockEvent>> r) {

@@ -22,9 +22,7 @@ public final class RdmaPortCheck implements Check {
     static final String STATE = CheckId.RDMA_PORT_STATE.id();
     static final String PHYS = CheckId.RDMA_PORT_PHYS.id();
     static final String SM = CheckId.RDMA_IB_SM.id();
-    static final String OPENSM = Fix.lines(
-            Fix.note("on one host of the fabric (or enable the managed switch's subnet manager instead):"),
-            "(command -v apt-get >/dev/null && apt-get install -y opensm || dnf install -y opensm) && systemctl enable --now opensm");
+    static final String OPENSM = Fix.START_SUBNET_MANAGER;
     static final int ACTIVE = 4;
     static final int INIT = 2;
     static final int LINK_UP = 5;

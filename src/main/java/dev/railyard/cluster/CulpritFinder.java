@@ -1,6 +1,7 @@
 package dev.railyard.cluster;
 
 import dev.railyard.check.Fix;
+import dev.railyard.check.RdmaBandwidthRule;
 
 import dev.railyard.model.Culprit;
 import dev.railyard.model.CulpritKind;
@@ -32,11 +33,6 @@ public final class CulpritFinder {
     /** Evidence lists at most this many pairs, then "and N more". */
     static final int EVIDENCE_PAIRS = 6;
     /** Line rate (Gb/s) to the lower rates such a port really trains down to (fewer lanes, an older cable). */
-    private static final java.util.Map<Double, double[]> TRAINS_DOWN_TO = java.util.Map.of(
-            10.0, new double[]{1}, 25.0, new double[]{10}, 40.0, new double[]{10}, 50.0, new double[]{25, 10},
-            56.0, new double[]{40, 10}, 100.0, new double[]{50, 40, 25, 10}, 200.0, new double[]{100, 50},
-            400.0, new double[]{200, 100}, 800.0, new double[]{400, 200});
-
     private CulpritFinder() {
     }
 
@@ -157,11 +153,9 @@ public final class CulpritFinder {
      * ~1139 MB/s (9.6 Gb/s) on a 40G port is a link that negotiated 10G.
      */
     static Optional<Double> trainedDownTo(double gbps, double lineRate, boolean rdma) {
-        double ceiling = rdma ? 1.0 : 0.95;
-        for (double r : TRAINS_DOWN_TO.getOrDefault(lineRate, new double[0])) {
-            if (gbps <= r * ceiling && gbps >= r * 0.6) return Optional.of(r);
-        }
-        return Optional.empty();
+        if (rdma) return RdmaBandwidthRule.negotiatedBelow(gbps, lineRate);
+        return RdmaBandwidthRule.trainsDownTo(lineRate).stream().filter(r -> gbps <= r * 0.95 && gbps >= r * 0.6)
+                .findFirst();
     }
 
     /** What both ends of a link show about it: each port's rate and state, each netdev's speed, MTU and errors. */
@@ -222,6 +216,9 @@ public final class CulpritFinder {
                     + "(railyard render writes it into the netplan file); the MTUs now:"), "ip -br link"));
         }
         OptionalDouble v = j.value();
+        if (j.kind() == PairKind.RDMA_BANDWIDTH && j.rule().isPresent()) {
+            return Optional.of(j.rule().get().fix()).filter(f -> j.rule().get().bad() && !j.rule().get().note().isEmpty());
+        }
         boolean bandwidth = j.kind() == PairKind.RDMA_BANDWIDTH || j.kind() == PairKind.TCP_BANDWIDTH;
         if (v.isPresent() && bandwidth && net.rateGbps().isPresent()) {
             Optional<Double> trained = trainedDownTo(v.getAsDouble(), net.rateGbps().get(), j.kind() == PairKind.RDMA_BANDWIDTH);

@@ -1,6 +1,7 @@
 package dev.railyard.cluster;
 
 import dev.railyard.check.Fix;
+import dev.railyard.check.RdmaBandwidthRule;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.PairKind;
@@ -41,8 +42,15 @@ public final class PairJudge {
         this.latencyK = latencyK;
     }
 
-    /** The bar of one network and kind, from the first attempts of its pairs. */
-    record Bar(OptionalDouble value, String basis) {}
+    /**
+     * The bar of one network and kind, from the first attempts of its pairs; {@code linkGbps} and
+     * {@code efficiency} where RDMA bandwidth is held to its rule (the network has a rate).
+     */
+    record Bar(OptionalDouble value, String basis, OptionalDouble linkGbps, double efficiency) {
+        Bar(OptionalDouble value, String basis) {
+            this(value, basis, OptionalDouble.empty(), 0);
+        }
+    }
 
     /** Which bar a result is held to: its network and kind. */
     record BarKey(String network, PairKind kind) {
@@ -80,7 +88,8 @@ public final class PairJudge {
         Optional<Double> rate = spec.network(r.test().network()).flatMap(ClusterSpec.Network::rateGbps);
         double eff = spec.expect().rdmaBwEfficiency();
         if (kind == PairKind.RDMA_BANDWIDTH && rate.isPresent()) {
-            return new Bar(OptionalDouble.of(eff * rate.get()), percent(eff) + " of " + rate(rate.get()) + " Gb/s");
+            return new Bar(OptionalDouble.of(RdmaBandwidthRule.floorGbps(rate.get(), eff)),
+                    percent(eff) + " of " + rate(rate.get()) + " Gb/s", OptionalDouble.of(rate.get()), eff);
         }
         if (kind == PairKind.RDMA_LATENCY) {
             return new Bar(OptionalDouble.of(spec.expect().rdmaLatencyUs()), "expect.rdma_latency_us");
@@ -96,6 +105,10 @@ public final class PairJudge {
 
     PairJudgement judge(PairResult r, Map<BarKey, Bar> bars) {
         Bar bar = bars.getOrDefault(key(r), new Bar(OptionalDouble.empty(), "no bar"));
+        if (bar.linkGbps().isPresent() && r.outcome() instanceof PairOutcome.Measured(double v)) {
+            RdmaBandwidthRule.Verdict verdict = RdmaBandwidthRule.judge(v, false, bar.linkGbps().getAsDouble(), bar.efficiency());
+            return new PairJudgement(r, bar.value(), bar.basis(), verdict.bad(), Optional.of(verdict));
+        }
         boolean bad = switch (r.outcome()) {
             case PairOutcome.Failed f -> true;
             case PairOutcome.NotRun n -> false;
@@ -149,10 +162,13 @@ public final class PairJudge {
                     break;
                 }
                 String retest = j.result().attempt() > 1 ? " (retested: attempt " + j.result().attempt() + ")" : "";
-                out.add(Finding.of(id, Severity.FAIL, j.test().subject(), j.observed() + retest, j.expected(),
-                        Fix.lines(Fix.note("the culprit section says what the bad pairs point at and what to do; on "
+                String fix = j.rule().map(RdmaBandwidthRule.Verdict::fix).orElseGet(() -> Fix.lines(
+                        Fix.note("the culprit section says what the bad pairs point at and what to do; on "
                                 + j.test().client() + " and on " + j.test().server() + ", the ports and netdevs:"),
-                                CulpritFinder.PORT_EVIDENCE)));
+                        CulpritFinder.PORT_EVIDENCE));
+                String note = j.rule().map(RdmaBandwidthRule.Verdict::note).filter(n -> !n.isEmpty()).map(n -> "; " + n)
+                        .orElse("");
+                out.add(Finding.of(id, Severity.FAIL, j.test().subject(), j.observed() + note + retest, j.expected(), fix));
             }
             if (bad == 0) {
                 double[] values = group.stream().map(PairJudgement::value).filter(OptionalDouble::isPresent)

@@ -78,9 +78,7 @@ public final class DiagnosisCatalog {
                 DiagnosisRule.of("ib.no-subnet-manager",
                         "\\bState:\\s*Initializing\\b|\\bPORT_INIT\\b", Severity.FAIL,
                         "the InfiniBand port is stuck at INIT: no subnet manager is running on the fabric",
-                        "# run exactly one subnet manager on the fabric, e.g. on this node:\n"
-                                + "command -v apt-get >/dev/null && apt-get install -y opensm || dnf install -y opensm\n"
-                                + "systemctl enable --now opensm",
+                        Fix.START_SUBNET_MANAGER,
                         "Dell R720/R730 nodes on ConnectX-4 InfiniBand QDR"),
                 DiagnosisRule.of("perftest.no-connection",
                         "Couldn't connect to|Unable to init the socket connection", Severity.FAIL,

@@ -92,9 +92,7 @@ public record IbstatRecogniser() implements Recogniser {
     private static String noLidFix(String ca, int port) {
         return Fix.lines(Fix.note("a subnet manager gives every Active port a LID and its own as SM lid:"),
                 "ibstat | grep -E \"^CA|State:|Base lid:|SM lid:\"",
-                Fix.note("none runs: run exactly one on the fabric, e.g. on this node:"),
-                "command -v apt-get >/dev/null && apt-get install -y opensm || dnf install -y opensm",
-                "systemctl enable --now opensm",
+                Fix.note("none runs:"), Fix.START_SUBNET_MANAGER,
                 Fix.note("one runs and " + ca + " port " + port + " is an SR-IOV VF: its PF's port must be Active "
                         + "and the VF's GUID set, as the PF lists it:"), "ip link show");
     }

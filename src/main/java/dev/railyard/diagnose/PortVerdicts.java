@@ -1,5 +1,6 @@
 package dev.railyard.diagnose;
 
+import dev.railyard.check.Fix;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
@@ -12,9 +13,7 @@ final class PortVerdicts {
     static Diagnosis noSubnetManager(String subject, int n, String line) {
         return Diagnosis.of(CheckId.RDMA_PORT_STATE.id(), Severity.FAIL, subject,
                 "the port is stuck at INIT: no subnet manager is running on the fabric",
-                "# run exactly one subnet manager on the fabric, e.g. on this node:\n"
-                        + "command -v apt-get >/dev/null && apt-get install -y opensm || dnf install -y opensm\n"
-                        + "systemctl enable --now opensm", n, line, "Dell R720/R730 nodes on ConnectX-4 InfiniBand QDR");
+                Fix.START_SUBNET_MANAGER, n, line, "Dell R720/R730 nodes on ConnectX-4 InfiniBand QDR");
     }
 
     static Diagnosis down(String subject, String state, int n, String line) {

@@ -95,6 +95,9 @@ class AgentFixesTest {
         assertThat(reached).contains("rdma.port.state WARN mlx5_0:1", "rdma.port.state FAIL mlx5_0:1",
                 "rdma.port.state WARN mlx5_1:1", "rdma.port.state FAIL mlx5_1:1");
         assertThat(problems).isEmpty();
+        // INIT on InfiniBand: no subnet manager, with the one fix check and diagnose give for it
+        assertThat(d.observe(sample(), t.plusSeconds(32))).filteredOn(f -> f.subject().equals("mlx5_1:1")).singleElement()
+                .satisfies(f -> assertThat(f.remediation()).contains(dev.railyard.check.Fix.START_SUBNET_MANAGER));
     }
 
     @Test
@@ -126,10 +129,10 @@ class AgentFixesTest {
         PcieReplayDetector replays = new PcieReplayDetector(100);
         ThermalDetector heat = new ThermalDetector(85, Duration.ofMinutes(1));
         Instant t = Instant.parse("2026-11-23T00:00:00Z");
-        judge(replays.observe(gpus(eight, 5000, 90), t));
-        judge(heat.observe(gpus(eight, 5000, 90), t));
-        judge(replays.observe(gpus(eight, 5200, 91), t.plusSeconds(60)));
-        judge(heat.observe(gpus(eight, 5200, 91), t.plusSeconds(60)));
+        judge(replays.observe(gpus(eight, 5000, 86), t));
+        judge(heat.observe(gpus(eight, 5000, 86), t));
+        judge(replays.observe(gpus(eight, 5200, 86), t.plusSeconds(60)));
+        judge(heat.observe(gpus(eight, 5200, 86), t.plusSeconds(60)));
         String gpu0 = eight.gpu().gpus().getFirst().subject();
         assertThat(reached).contains("gpu.pcie.link WARN " + gpu0, "gpu.temperature WARN " + gpu0);
         assertThat(problems).isEmpty();

@@ -1,8 +1,16 @@
 package dev.railyard.agent;
 
+import dev.railyard.check.CheckInput;
 import dev.railyard.check.CheckRunner;
+import dev.railyard.check.GpuThermalCheck;
 import dev.railyard.collect.GpuCollector;
 import dev.railyard.collect.InventoryCollector;
+import dev.railyard.model.Finding;
+import dev.railyard.model.Gpu;
+import dev.railyard.model.GpuInventory;
+import dev.railyard.model.NodeInventory;
+import dev.railyard.model.Reading;
+import dev.railyard.model.Severity;
 import dev.railyard.platform.HostRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,6 +30,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -115,6 +124,34 @@ class AgentOnH200CaptureTest {
         clock.advance(Duration.ofSeconds(1));
         assertThat(agent.tick().components()).noneMatch(c -> c.checkId().equals("gpu.xid")
                 && c.state() == HealthState.UNHEALTHY);
+    }
+
+    @Test
+    void theCheckAndTheHeatDetectorJudgeOneTemperatureAlike() {
+        NodeInventory captured = agent.state().sample().orElseThrow().inventory();
+        Instant t0 = Instant.parse("2026-11-22T11:00:00Z");
+        for (int celsius : new int[]{84, 85, 86, 89, 90, 95}) {
+            NodeInventory hot = withTemperature(captured, celsius, 90);
+            Finding check = new GpuThermalCheck().run(CheckInput.withoutSpec(hot)).stream()
+                    .filter(f -> f.id().equals("gpu.temperature") && f.subject().startsWith("GPU0 ")).findFirst().orElseThrow();
+            ThermalDetector heat = new ThermalDetector(85, Duration.ofMinutes(1));
+            heat.observe(hot, t0);
+            List<Finding> lasting = heat.observe(hot, t0.plus(Duration.ofMinutes(1)));
+            Severity agentSeverity = lasting.stream().filter(f -> f.subject().startsWith("GPU0 ")).map(Finding::severity)
+                    .findFirst().orElse(Severity.PASS);
+            assertThat(agentSeverity).as("%d C", celsius).isEqualTo(check.severity());
+            lasting.stream().filter(f -> f.subject().startsWith("GPU0 ")).forEach(f ->
+                    assertThat(f.remediation()).as("%d C", celsius).isEqualTo(check.remediation()));
+        }
+    }
+
+    static NodeInventory withTemperature(NodeInventory i, int celsius, int slowdown) {
+        List<Gpu> gpus = i.gpu().gpus().stream().map(g -> new Gpu(g.index(), g.pciAddress(), g.source(), g.name(), g.uuid(),
+                g.memory(), Reading.of(celsius), Reading.of(slowdown), g.powerWatts(), g.powerLimitWatts(), g.smClockMhz(),
+                g.clockEvents(), g.ecc(), g.remappedRows(), g.pcieLink(), g.nvlinks(), g.persistenceMode(),
+                g.pcieReplays(), g.nvlinkErrors())).toList();
+        return new NodeInventory(i.hostname(), i.takenAt(), i.root(), i.host(), i.pciDevices(),
+                new GpuInventory(i.gpu().nvml(), gpus), i.rdmaDevices(), i.interfaces(), i.topology(), i.xidEvents());
     }
 
     /** One scrape: 200, non-empty, every sample line well formed, no series twice (the client refuses duplicates). */

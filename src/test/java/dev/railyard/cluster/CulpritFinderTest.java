@@ -60,7 +60,7 @@ class CulpritFinderTest {
         assertThat(link.nodes()).containsExactly("n002", "n005");
         assertThat(link.evidence()).contains("n002<->n005 RDMA 9.55 Gb/s vs >= 36.0 Gb/s (90% of 40 Gb/s)")
                 .contains("both nodes fine with their other peers");
-        assertThat(link.remediation()).contains("negotiated 10G").contains("reseat or replace the cable");
+        assertThat(link.remediation()).contains("negotiated 10G").contains("replace the QSFP+ cable/DAC");
     }
 
     @Test

@@ -1,0 +1,82 @@
+package dev.railyard.check;
+
+import dev.railyard.model.CheckId;
+import dev.railyard.model.Severity;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * bench.rdma.bw, the one rule: a measured bandwidth against efficiency x the link's data rate. A bidirectional run
+ * reports both directions added up, so it is held to twice the rate. A result that sits at 80-100 % of a lower
+ * standard rate says the link trained down (~1139 MB/s on a 40G port: a link that negotiated 10G, a bad cable).
+ * `bench rdma`, diagnose's pasted ib_write_bw, validate's pairs and its culprits all judge through here.
+ */
+public final class RdmaBandwidthRule {
+
+    public static final CheckId ID = CheckId.BENCH_RDMA_BW;
+
+    /** Standard Ethernet / InfiniBand data rates, in Gb/s. */
+    static final double[] RATES = {1, 10, 25, 40, 50, 56, 100, 200, 400, 800};
+    /** The rates a link of each rate trains down to (a 40G QSFP+ link falls to one 10G lane, never to 25G). */
+    private static final Map<Double, double[]> TRAINS_DOWN_TO = Map.of(
+            10.0, new double[]{1}, 25.0, new double[]{10}, 40.0, new double[]{10}, 50.0, new double[]{25, 10},
+            56.0, new double[]{40, 10}, 100.0, new double[]{50, 40, 25, 10}, 200.0, new double[]{100, 50},
+            400.0, new double[]{200, 100}, 800.0, new double[]{400, 200});
+
+    private RdmaBandwidthRule() {
+    }
+
+    /** What a measurement is judged to: its severity, a note for the observed text (may be empty), and the fix. */
+    public record Verdict(Severity severity, String note, String fix) {
+        public boolean bad() {
+            return severity == Severity.FAIL;
+        }
+    }
+
+    /** The floor one direction must reach, in Gb/s. */
+    public static double floorGbps(double linkGbps, double efficiency) {
+        return efficiency * linkGbps;
+    }
+
+    public static String expected(double linkGbps, double efficiency) {
+        return String.format(Locale.ROOT, ">= %.0f%% of %s Gb/s", efficiency * 100, fmt(linkGbps));
+    }
+
+    public static Verdict judge(double measuredGbps, boolean bidirectional, double linkGbps, double efficiency) {
+        double capacity = linkGbps * (bidirectional ? 2 : 1);
+        if (measuredGbps / capacity >= efficiency) return new Verdict(Severity.PASS, "", "");
+        Optional<Double> lower = negotiatedBelow(measuredGbps / (bidirectional ? 2 : 1), linkGbps);
+        if (lower.isPresent()) {
+            String rate = fmt(lower.get());
+            return new Verdict(Severity.FAIL, "matches a link negotiated at " + rate + "G",
+                    Fix.lines(Fix.note("negotiated " + rate + "G: replace the QSFP+ cable/DAC with a known-good one, "
+                            + "then look at the ports' rates again:"), Fix.RDMA_RATES));
+        }
+        return new Verdict(Severity.FAIL, "", Fix.lines(Fix.GOVERNOR_NOW, Fix.RDMA_RATES,
+                "lspci -vv -d 15b3: | grep -E 'LnkCap:|LnkSta:'",
+                Fix.note("then rerun both sides under numactl --cpunodebind=N, N the HCA's node above")));
+    }
+
+    /**
+     * The rate a link of {@code linkGbps} trains down to that this one-direction bandwidth is 80-100 % of: what a
+     * link trained at it gives. A rate this rule does not know is compared with every lower standard rate.
+     */
+    public static Optional<Double> negotiatedBelow(double gbps, double linkGbps) {
+        double[] lower = TRAINS_DOWN_TO.get(linkGbps);
+        if (lower == null) lower = Arrays.stream(RATES).filter(r -> r < linkGbps).toArray();
+        return Arrays.stream(lower).filter(r -> gbps <= r && gbps >= r * 0.8).boxed()
+                .max(Double::compare);
+    }
+
+    /** The rates a link of this rate falls to when it trains down, highest first (empty for a rate not known). */
+    public static java.util.List<Double> trainsDownTo(double linkGbps) {
+        return Arrays.stream(TRAINS_DOWN_TO.getOrDefault(linkGbps, new double[0])).boxed().toList();
+    }
+
+    static String fmt(double v) {
+        return v == Math.rint(v) ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.2f", v);
+    }
+}

@@ -149,7 +149,7 @@ class AgentOnH200CaptureTest {
         List<Gpu> gpus = i.gpu().gpus().stream().map(g -> new Gpu(g.index(), g.pciAddress(), g.source(), g.name(), g.uuid(),
                 g.memory(), Reading.of(celsius), Reading.of(slowdown), g.powerWatts(), g.powerLimitWatts(), g.smClockMhz(),
                 g.clockEvents(), g.ecc(), g.remappedRows(), g.pcieLink(), g.nvlinks(), g.persistenceMode(),
-                g.pcieReplays(), g.nvlinkErrors())).toList();
+                g.pcieReplays(), g.nvlinkErrors(), g.activity())).toList();
         return new NodeInventory(i.hostname(), i.takenAt(), i.root(), i.host(), i.pciDevices(),
                 new GpuInventory(i.gpu().nvml(), gpus), i.rdmaDevices(), i.interfaces(), i.topology(), i.xidEvents());
     }

@@ -14,8 +14,9 @@ import java.util.concurrent.Callable;
                 "  railyard plan power --nodes 8 --gpus-per-node 8 --gpu-watts 700 \\", "      --psu-watts 2000 --psus-per-node 2"})
 public final class PlanPowerCommand implements Callable<Integer> {
 
-    @Option(names = "--nodes", required = true, description = "Nodes.") int nodes;
-    @Option(names = "--gpus-per-node", required = true, description = "GPUs per node.") int gpusPerNode;
+    @Option(names = "--spec", paramLabel = "FILE", description = "Nodes and each node's GPUs from a cluster spec (instead of --nodes and --gpus-per-node).") java.nio.file.Path specFile;
+    @Option(names = "--nodes", description = "Nodes.") Integer nodesOption;
+    @Option(names = "--gpus-per-node", description = "GPUs per node.") Integer gpusPerNodeOption;
     @Option(names = "--gpu-watts", required = true, description = "GPU TDP in W (H100 SXM5: 700).") double gpuWatts;
     @Option(names = "--host-watts", defaultValue = "0", description = "Per-node power besides GPUs, W (default: ${DEFAULT-VALUE}).") double hostWatts;
     @Option(names = "--psu-watts", defaultValue = "0", description = "Rating of one PSU, W (0: skip the PSU check).") double psuWatts;
@@ -32,6 +33,17 @@ public final class PlanPowerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        java.util.Optional<dev.railyard.plan.ClusterShape> shape = java.util.Optional.ofNullable(specFile)
+                .map(f -> dev.railyard.plan.ClusterShape.of(SpecFiles.load(f)));
+        if (shape.isEmpty() && (nodesOption == null || gpusPerNodeOption == null)) {
+            throw new dev.railyard.model.RailyardException.Usage("--nodes and --gpus-per-node are needed (or --spec FILE)",
+                    "e.g. --nodes 8 --gpus-per-node 8, or --spec cluster.yaml");
+        }
+        java.util.List<Integer> perNode = nodesOption != null || shape.isEmpty()
+                ? java.util.Collections.nCopies(nodesOption, gpusPerNodeOption != null ? gpusPerNodeOption : shape.get().mostGpusPerNode())
+                : gpusPerNodeOption != null ? java.util.Collections.nCopies(shape.get().nodes().size(), gpusPerNodeOption) : shape.get().gpusPerNode();
+        int nodes = perNode.size();
+        int gpusPerNode = perNode.stream().mapToInt(Integer::intValue).max().orElse(0);
         PlanCommand.positive("--nodes", nodes);
         PlanCommand.positive("--gpus-per-node", gpusPerNode);
         PlanCommand.positive("--gpu-watts", gpuWatts);
@@ -39,6 +51,7 @@ public final class PlanPowerCommand implements Callable<Integer> {
         if (phases != 1 && phases != 3) throw new dev.railyard.model.RailyardException.Usage("--phases is 1 or 3, got " + phases, "");
         if (spares >= psus && psuWatts > 0) throw new dev.railyard.model.RailyardException.Usage("--psu-spares must be fewer than --psus-per-node", "");
         return PlanCommand.print(spec, format, new PowerPlan(nodes, gpusPerNode, gpuWatts, hostWatts, psuWatts, psus, spares,
-                amps, volts, phases, derate, pue).calculate());
+                amps, volts, phases, derate, pue).calculate(perNode).withNotes(shape.map(dev.railyard.plan.ClusterShape::notes)
+                .orElse(java.util.List.of())));
     }
 }

@@ -18,6 +18,13 @@ public record Calculation(String calculator, List<String> formula, List<Quantity
         notes = List.copyOf(notes);
     }
 
+    /** The same calculation with more notes after its own (where its inputs came from). */
+    public Calculation withNotes(List<String> more) {
+        List<String> all = new java.util.ArrayList<>(notes);
+        all.addAll(more);
+        return new Calculation(calculator, formula, inputs, results, all);
+    }
+
     /** A named number with its unit; {@code value} is rounded for printing only. */
     public record Quantity(String name, double value, String unit) {}
 

@@ -13,9 +13,22 @@ public record PowerPlan(int nodes, int gpusPerNode, double gpuWatts, double host
                         int psuSpares, double breakerAmps, double volts, int phases, double derate, double pue) {
 
     public Calculation calculate() {
-        double gpuW = (double) nodes * gpusPerNode * gpuWatts;
+        return calculate(java.util.Collections.nCopies(nodes, gpusPerNode));
+    }
+
+    /**
+     * With each node's own GPU count (a spec with mixed nodes): the sums are over the nodes, and the PSU and breaker
+     * checks are for the node with the most GPUs ({@code gpusPerNode}, which the caller sets to that maximum).
+     */
+    private static boolean mixed(List<Integer> perNode) {
+        return perNode.stream().distinct().count() > 1;
+    }
+
+    public Calculation calculate(List<Integer> perNode) {
+        int allGpus = perNode.stream().mapToInt(Integer::intValue).sum();
+        double gpuW = (double) allGpus * gpuWatts;
         double nodeW = gpusPerNode * gpuWatts + hostWatts;
-        double itW = nodes * nodeW;
+        double itW = allGpus * gpuWatts + perNode.size() * hostWatts;
         double breakerW = breakerAmps * volts * (phases == 3 ? Math.sqrt(3) : 1) * derate;
         int nodesPerBreaker = (int) Math.floor(breakerW / nodeW);
         List<Quantity> results = new ArrayList<>(List.of(
@@ -27,7 +40,7 @@ public record PowerPlan(int nodes, int gpusPerNode, double gpuWatts, double host
                 new Quantity("nodes_per_breaker", nodesPerBreaker, "")));
         List<String> notes = new ArrayList<>();
         if (nodesPerBreaker >= 1) {
-            results.add(new Quantity("breakers", Math.ceil((double) nodes / nodesPerBreaker), ""));
+            results.add(new Quantity("breakers", Math.ceil((double) perNode.size() / nodesPerBreaker), ""));
         } else {
             notes.add("one node (" + Calculation.number(nodeW) + " W) exceeds one " + Calculation.number(breakerAmps)
                     + " A breaker at " + Math.round(derate * 100) + " %: feed each node from several circuits (one per PSU)");
@@ -45,8 +58,10 @@ public record PowerPlan(int nodes, int gpusPerNode, double gpuWatts, double host
         notes.add("breaker: amps x volts" + (phases == 3 ? " x sqrt(3) (three-phase, line-to-line volts)" : " (single-phase)")
                 + " x " + derate + " continuous-load derating");
         return new Calculation("plan power",
-                List.of("gpu_power = nodes x gpus_per_node x gpu_watts",
-                        "node_power = gpus_per_node x gpu_watts + host_watts; it_power = nodes x node_power",
+                List.of(mixed(perNode) ? "gpu_power = (sum of each node's GPUs) x gpu_watts" : "gpu_power = nodes x gpus_per_node x gpu_watts",
+                        mixed(perNode) ? "node_power = gpus_per_node (the largest node's) x gpu_watts + host_watts; "
+                                + "it_power = (sum of each node's GPUs) x gpu_watts + nodes x host_watts"
+                                : "node_power = gpus_per_node x gpu_watts + host_watts; it_power = nodes x node_power",
                         "facility_power = it_power x pue",
                         "breaker_usable = breaker_amps x volts" + (phases == 3 ? " x sqrt(3)" : "") + " x derate; breakers = ceil(nodes / floor(breaker_usable / node_power))",
                         "psu_usable_per_node = (psus_per_node - psu_spares) x psu_watts"),

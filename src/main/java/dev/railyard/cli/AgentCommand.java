@@ -83,7 +83,7 @@ public final class AgentCommand implements Callable<Integer> {
             description = "Where to serve HTTP (default: ${DEFAULT-VALUE}).")
     String listen;
 
-    @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "1s", converter = DurationConverter.class,
+    @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "1s", converter = PositiveDurationConverter.class,
             description = "Time between samples (default: ${DEFAULT-VALUE}).")
     Duration interval;
 
@@ -99,13 +99,13 @@ public final class AgentCommand implements Callable<Integer> {
             description = "A GPU's PCIe replay counter rising this much within an hour degrades it (default: ${DEFAULT-VALUE}).")
     long replaysPerHour;
 
-    @Option(names = "--reread", paramLabel = "DURATION", defaultValue = "1m", converter = DurationConverter.class,
+    @Option(names = "--reread", paramLabel = "DURATION", defaultValue = "1m", converter = PositiveDurationConverter.class,
             description = "How often to re-read what rarely changes: PCI devices, host settings, RDMA device "
                     + "attributes and GID tables (default: ${DEFAULT-VALUE}); port state, counters and GPU readings "
                     + "are read every --interval.")
     Duration reread;
 
-    @Option(names = "--flap-window", paramLabel = "DURATION", defaultValue = "10m", converter = DurationConverter.class,
+    @Option(names = "--flap-window", paramLabel = "DURATION", defaultValue = "10m", converter = PositiveDurationConverter.class,
             description = "Window for counting carrier changes (default: ${DEFAULT-VALUE}).")
     Duration flapWindow;
 
@@ -117,7 +117,7 @@ public final class AgentCommand implements Callable<Integer> {
             description = "Error counter increase within an hour that makes a port unhealthy (default: ${DEFAULT-VALUE}).")
     long errorsPerHour;
 
-    @Option(names = "--read-deadline", paramLabel = "DURATION", defaultValue = "2s", converter = DurationConverter.class,
+    @Option(names = "--read-deadline", paramLabel = "DURATION", defaultValue = "2s", converter = PositiveDurationConverter.class,
             description = "How long each source (GPUs, RDMA ports, netdevs, host settings, kernel log) may take to be read; "
                     + "one that takes longer is UNKNOWN while the others keep sampling (default: ${DEFAULT-VALUE}).")
     Duration readDeadline;

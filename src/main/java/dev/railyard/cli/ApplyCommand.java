@@ -143,7 +143,7 @@ public final class ApplyCommand implements Callable<Integer> {
             description = "Nodes applied at once with --nodes (default: ${DEFAULT-VALUE}).")
     int maxParallel;
 
-    @Option(names = "--step-timeout", defaultValue = "5m", paramLabel = "DUR", converter = DurationConverter.class,
+    @Option(names = "--step-timeout", defaultValue = "5m", paramLabel = "DUR", converter = PositiveDurationConverter.class,
             description = "With --nodes: each node's copy of Railyard and its apply are stopped after this long (default: ${DEFAULT-VALUE}).")
     Duration stepTimeout;
 

@@ -81,7 +81,7 @@ public final class CheckCommand implements Callable<Integer> {
             description = "This node's Slurm name (default: $SLURMD_NODENAME, else --node, else the hostname).")
     String slurmNode;
 
-    @Option(names = "--healthcheck-timeout", paramLabel = "DURATION", defaultValue = "50s", converter = DurationConverter.class,
+    @Option(names = "--healthcheck-timeout", paramLabel = "DURATION", defaultValue = "50s", converter = PositiveDurationConverter.class,
             description = "With --slurm-healthcheck: drain and exit 1 if the check takes longer (default: ${DEFAULT-VALUE}; "
                     + "Slurm kills a HealthCheckProgram after 60 s).")
     java.time.Duration healthcheckTimeout;

@@ -108,11 +108,35 @@ public final class ExitCodes {
                 err.flush();
                 return USAGE;
             }
+            Optional<java.io.IOException> net = networkCause(ex);
+            if (net.isPresent()) {
+                // the network or the peer failed under a command that did not name it itself: a prerequisite (the
+                // peer, the path to it), never a bug here
+                err.println("railyard: the network failed: " + IoErrors.describe(net.get())
+                        + (net.get().getMessage() != null && !IoErrors.describe(net.get()).contains(net.get().getMessage())
+                        ? " (" + net.get().getMessage() + ")" : ""));
+                err.println("  hint: check that the peer is up and reachable from here (ping it, ip route get ADDRESS)");
+                if (debug) ex.printStackTrace(err);
+                err.flush();
+                return PREREQUISITE;
+            }
             err.println("railyard: internal error: " + (ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage()));
             if (debug) ex.printStackTrace(err);
             else err.println("  run again with --debug for the stack trace, and please report it");
             err.flush();
             return INTERNAL;
+        }
+
+        /** The failure of a socket, a name lookup or an HTTP exchange behind {@code ex}, if it is one. */
+        static Optional<java.io.IOException> networkCause(Throwable ex) {
+            for (Throwable t = ex; t != null && t.getCause() != t; t = t.getCause()) {
+                if (t instanceof java.net.SocketException || t instanceof java.net.SocketTimeoutException
+                        || t instanceof java.net.UnknownHostException || t instanceof java.net.http.HttpTimeoutException
+                        || t instanceof java.nio.channels.UnresolvedAddressException) {
+                    return Optional.of(t instanceof java.io.IOException io ? io : new java.io.IOException(t));
+                }
+            }
+            return Optional.empty();
         }
 
         /** The file-system failure behind {@code ex}, if it is one that names its file. */

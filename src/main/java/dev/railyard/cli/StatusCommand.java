@@ -35,7 +35,7 @@ public final class StatusCommand implements Callable<Integer> {
             description = "The agents' HTTP port (default: the spec's agent.listen port, else ${DEFAULT-VALUE}).")
     int port;
 
-    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "3s", converter = DurationConverter.class,
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "3s", converter = PositiveDurationConverter.class,
             description = "How long to wait for each agent (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 

@@ -28,7 +28,8 @@ public record ValidationReport(
         List<SizeCurve> curves,
         List<Measurement> measurements) {
 
-    public static final int SCHEMA_VERSION = 1;
+    /** 2: report.json's pairs[] may hold only the pairs that are not fine, pairsFile naming the file with them all. */
+    public static final int SCHEMA_VERSION = 2;
 
     public ValidationReport {
         nodes = List.copyOf(nodes);

@@ -57,7 +57,7 @@ public final class FindingGroups {
         return out;
     }
 
-    private static String names(List<String> on) {
+    static String names(List<String> on) {
         if (on.size() <= NAMED + 1) return String.join(", ", on);
         return String.join(", ", on.subList(0, NAMED)) + ", … " + on.getLast();
     }

@@ -38,9 +38,13 @@ public final class MeasurementSummary {
                 ? new Line(benchmark, ms.getFirst().subject(), Quantities.number(ms.getFirst().value()) + " " + ms.getFirst().unit(), true)
                 : spread(benchmark, ms)));
         out.addAll(pairs(r));
+        // the same reason on many nodes (no GPU anywhere) is one line naming them
+        Map<List<String>, List<String>> skipped = new LinkedHashMap<>();
         for (Finding f : r.benchFindings()) {
-            if (notMeasured(f)) out.add(new Line(name(f.id()), f.subject(), "not measured: " + f.observed(), false));
+            if (notMeasured(f)) skipped.computeIfAbsent(List.of(name(f.id()), f.observed()), k -> new ArrayList<>()).add(f.subject());
         }
+        skipped.forEach((k, where) -> out.add(new Line(k.get(0), where.size() == 1 ? where.getFirst()
+                : where.size() + " nodes (" + FindingGroups.names(where) + ")", "not measured: " + k.get(1), false)));
         return out;
     }
 

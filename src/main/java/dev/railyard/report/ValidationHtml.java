@@ -172,16 +172,21 @@ public final class ValidationHtml {
         List<Finding> sorted = findings.stream().sorted(Comparator.comparing(Finding::severity).reversed()).toList();
         List<Finding> problems = sorted.stream().filter(f -> f.severity() != Severity.PASS).toList();
         List<Finding> passes = sorted.stream().filter(f -> f.severity() == Severity.PASS).toList();
-        if (!problems.isEmpty()) rows(h, problems);
+        if (!problems.isEmpty()) rows(h, problems, PROBLEM_ROWS);
         if (!passes.isEmpty()) {
             h.append("<details><summary>").append(passes.size()).append(" PASS</summary>\n");
-            rows(h, passes);
+            rows(h, passes, PASS_ROWS);
             h.append("</details>\n");
         }
         h.append("</div>\n");
     }
 
-    private static void rows(StringBuilder h, List<Finding> findings) {
+    /** Rows a scope shows; past them the page counts the rest, which report.json and report.md hold. */
+    static final int PROBLEM_ROWS = 500;
+    static final int PASS_ROWS = 100;
+
+    private static void rows(StringBuilder h, List<Finding> all, int max) {
+        List<Finding> findings = all.size() <= max ? all : all.subList(0, max);
         h.append("<table class=\"finding-table\">\n<thead><tr><th>severity</th><th>id</th><th>subject</th><th>observed</th>"
                 + "<th>expected</th><th>fix</th></tr></thead>\n<tbody>\n");
         for (Finding f : findings) {
@@ -196,5 +201,9 @@ public final class ValidationHtml {
             h.append("</td></tr>\n");
         }
         h.append("</tbody>\n</table>\n");
+        if (all.size() > max) {
+            h.append("<p class=\"more\">and ").append(all.size() - max).append(" more of the same severity or better; "
+                    + "report.json holds every one</p>\n");
+        }
     }
 }

@@ -29,7 +29,7 @@ class ValidateCommandTest {
         CliRun r = run("validate", "--no-history", "--out", out.toString(), "--format", "json");
         assertThat(r.code()).as(r.err()).isIn(ExitCodes.OK, ExitCodes.FAIL_FINDING);
         JsonNode report = new ObjectMapper().readTree(r.out());
-        assertThat(report.path("schemaVersion").asInt()).isEqualTo(1);
+        assertThat(report.path("schemaVersion").asInt()).isEqualTo(2);
         assertThat(report.path("complete").asBoolean()).isTrue();
         assertThat(report.path("launcher").asText()).isEqualTo("local");
         assertThat(report.path("nodes")).hasSize(1);

@@ -91,5 +91,13 @@ public final class ScaleSimulation {
             if (line.startsWith("VmHWM") || line.startsWith("VmRSS")) System.out.println(line.replaceAll("\\s+", " "));
         }
         System.out.printf(Locale.ROOT, "heap max %d MB%n", Runtime.getRuntime().maxMemory() >> 20);
+        if (args.length > 1) {
+            // the report directory of the run, with each file's size: what a user of a cluster this size opens
+            Path dir = Path.of(args[1]);
+            long w0 = System.nanoTime();
+            List<Path> files = dev.railyard.report.ValidationReportFiles.write(r, dir);
+            System.out.printf(Locale.ROOT, "report written in %.1f s to %s%n", (System.nanoTime() - w0) / 1e9, dir);
+            for (Path f : files) System.out.printf(Locale.ROOT, "  %-28s %,12d bytes%n", f.getFileName(), Files.size(f));
+        }
     }
 }

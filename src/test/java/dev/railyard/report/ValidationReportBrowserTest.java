@@ -104,4 +104,29 @@ class ValidationReportBrowserTest {
             Files.write(Path.of(target), chromium.fullPage());
         }
     }
+
+    /**
+     * Not a check: how long a report directory's page takes to load in headless Chromium (-Dreport.dir=DIR), as
+     * docs/benchmarks.md records for the 512-host simulated run. Prints the wall time of the load (navigation to the
+     * load event, the page laid out) five times; skipped without the property.
+     */
+    @Test
+    void renderTimeOfAReportDirectory() throws Exception {
+        String reportDir = System.getProperty("report.dir");
+        org.junit.jupiter.api.Assumptions.assumeTrue(reportDir != null, "render timer: pass -Dreport.dir=DIR");
+        Path page = Path.of(reportDir, ValidationReportFiles.HTML);
+        try (HeadlessChromium chromium = HeadlessChromium.start(dir.resolve("profile"), 1280, 900)) {
+            for (int i = 0; i < 5; i++) {
+                long t0 = System.nanoTime();
+                chromium.driver.get(chromium.url(page));
+                // the first layout of the whole page: reading its height forces it
+                Number height = (Number) chromium.driver.executeScript("return document.documentElement.scrollHeight");
+                long ms = (System.nanoTime() - t0) / 1_000_000;
+                Number load = (Number) chromium.driver.executeScript(
+                        "return performance.getEntriesByType('navigation')[0].loadEventEnd");
+                System.out.printf(java.util.Locale.ROOT, "render %s: %d ms to load and lay out (loadEventEnd %.0f ms), "
+                        + "%d bytes, page %d px high%n", page, ms, load.doubleValue(), Files.size(page), height.intValue());
+            }
+        }
+    }
 }

@@ -43,12 +43,20 @@ class ValidationReportGoldenTest {
     }
 
     @Test
-    void writesTheFourFilesAsTheGoldensSay() throws IOException {
+    void writesTheReportFilesAsTheGoldensSay() throws IOException {
         List<Path> written = ValidationReportFiles.write(ValidationReportFixture.report(), dir.resolve("run"));
         assertThat(written).extracting(p -> p.getFileName().toString())
-                .containsExactly("index.html", "report.md", "report.json", "junit.xml");
+                .containsExactly("index.html", "report.md", "report.json", "junit.xml", "pairs.jsonl.gz");
         assertThat(dir.resolve("run")).isDirectoryNotContaining("glob:**.tmp");
-        for (Path p : written) assertGolden(p.getFileName().toString(), Files.readString(p));
+        for (Path p : written.subList(0, 4)) assertGolden(p.getFileName().toString(), Files.readString(p));
+        // the side file holds every pair test, one JSON object a line, with the fields of report.json's pairs[]
+        try (var in = new java.util.zip.GZIPInputStream(Files.newInputStream(written.get(4)))) {
+            List<String> lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+            assertThat(lines).hasSize(ValidationReportFixture.report().pairs().size());
+            var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+            var inReport = mapper.readTree(Files.readString(written.get(2))).path("pairs");
+            for (int i = 0; i < lines.size(); i++) assertThat(mapper.readTree(lines.get(i))).isEqualTo(inReport.get(i));
+        }
     }
 
     @Test

@@ -47,7 +47,8 @@ class ApplyOverSlurmTest {
                     assertThat(n.get("status").asText()).as(n.toString()).isEqualTo("COMPLETED"));
             for (String n : List.of("n1", "n2")) {
                 Path root = dir.resolve("roots").resolve(n);
-                assertThat(Files.readString(root.resolve("etc/hosts"))).contains("127.0.1.1\t" + n + "\n");
+                assertThat(Files.readString(root.resolve("etc/hosts"))).contains("# BEGIN railyard managed block")
+                        .contains("\t" + n + "\n").doesNotContain("127.0.1.1\t" + n);
                 assertThat(root.resolve("var/backups/railyard")).isDirectory();
                 assertThat(Files.readString(TestSlurm.DIR.resolve("slurmd-" + n + ".log")))
                         .as("slurmd %s launched apply's step", n).contains("launch task StepId=");

@@ -86,7 +86,8 @@ class ApplyOverSshTest {
         assertThat(dry.code()).as(dry.out() + dry.err()).isZero();
         for (String h : HOSTS) {
             assertThat(dry.out()).contains("== " + h + ": COMPLETED\n")
-                    .contains("-10.78.0.99 " + h + "-old\n")
+                    .contains("kept 2 line(s) outside railyard's managed block: '127.0.0.1 localhost'; '10.78.0.99 "
+                            + h + "-old'")
                     .contains("would change under " + roots().resolve(h) + "; run with --apply");
         }
         // each host rendered its own files: its own data address in its own netplan file
@@ -106,8 +107,8 @@ class ApplyOverSshTest {
             Path backup = Path.of(n.get("result").get("backup").asText());
             assertThat(backup.getParent()).isEqualTo(roots().resolve(h).resolve("var/backups/railyard"));
             assertThat(Files.readString(backup.resolve("etc/hosts"))).contains(h + "-old");
-            assertThat(Files.readString(roots().resolve(h).resolve("etc/hosts"))).contains("127.0.1.1\t" + h + "\n")
-                    .contains("10.78.1.3\th3-data\n").doesNotContain("-old");
+            assertThat(Files.readString(roots().resolve(h).resolve("etc/hosts"))).contains("10.78.0." + (i + 1) + "\t" + h + "\n")
+                    .contains("10.78.1.3\th3-data\n").contains("10.78.0.99 " + h + "-old\n").doesNotContain("127.0.1.1\t");
             assertThat(Files.readString(roots().resolve(h).resolve("etc/netplan/60-railyard-fabric.yaml")))
                     .contains("- 10.78.1." + (i + 1) + "/24");
         }

@@ -240,7 +240,7 @@ public final class KernelLogFollower implements Collector<Reading<List<XidEvent>
             problem = Optional.of(Reading.failed(path, String.valueOf(e.getMessage())));
             return;
         }
-        Reading<List<String>> lines = root.readLines(path);
+        Reading<List<String>> lines = root.readTail(path, HostRoot.DOCUMENT_MAX_BYTES).map(t -> t.lines().toList());
         if (!(lines instanceof Reading.Present<List<String>>(List<String> all))) {
             problem = Optional.of(lines.<List<XidEvent>>map(l -> List.of()));
             return;

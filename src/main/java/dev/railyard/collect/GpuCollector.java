@@ -220,8 +220,11 @@ public final class GpuCollector {
      */
     private static List<Gpu> fromPci(List<PciDevice> pci, int firstIndex, Set<String> listed, Reading<?> why) {
         List<Gpu> gpus = new ArrayList<>();
+        // compared normalised: a capture's "0000:3B:00.0" directory is the GPU nvidia-smi lists as 00000000:3B:00.0
+        Set<String> known = new java.util.HashSet<>();
+        listed.forEach(a -> known.add(PciAddress.normalize(a)));
         for (PciDevice d : pci.stream().sorted(Comparator.comparing(PciDevice::address)).toList()) {
-            if (!(d.isNvidiaGpu() || d.likelyNvidiaGpu()) || listed.contains(d.address())) continue;
+            if (!(d.isNvidiaGpu() || d.likelyNvidiaGpu()) || !known.add(PciAddress.normalize(d.address()))) continue;
             Reading<?> reason = d.isNvidiaGpu() ? why : unidentified(d);
             gpus.add(new Gpu(firstIndex + gpus.size(), d.address(), Gpu.Source.PCI_SYSFS,
                     missing(reason), missing(reason), missing(reason), missing(reason), missing(reason),

@@ -51,7 +51,8 @@ public final class KernelLogCollector implements Collector<Reading<List<XidEvent
     @Override
     public Reading<List<XidEvent>> collect(HostRoot root) {
         if (!root.isLive()) {
-            Reading<String> text = root.readText(CAPTURED_PATH, HostRoot.DOCUMENT_MAX_BYTES);
+            // a log saved with a big log_buf_len can pass the limit: its newest records are the ones to judge
+            Reading<String> text = root.readTail(CAPTURED_PATH, HostRoot.DOCUMENT_MAX_BYTES);
             if (text instanceof Reading.Absent<String>) return Reading.absent("no " + CAPTURED_PATH + " in the capture");
             if (!(text instanceof Reading.Present<String>(String log))) return text.map(x -> List.of());
             List<String> lines = log.lines().toList();

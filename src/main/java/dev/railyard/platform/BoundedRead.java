@@ -25,6 +25,12 @@ final class BoundedRead {
 
     /** {@code p} is already resolved; {@code name} is the root-relative path failures carry. */
     static Reading<String> text(Path p, String name, int maxBytes) {
+        Reading<String> type = typeCheck(p, name);
+        return type != null ? type : regularFile(p, name, maxBytes);
+    }
+
+    /** Null when {@code p} is a regular file; else why it is not read. */
+    static Reading<String> typeCheck(Path p, String name) {
         BasicFileAttributes attrs;
         try {
             attrs = Files.readAttributes(p, BasicFileAttributes.class);
@@ -35,11 +41,39 @@ final class BoundedRead {
         }
         if (attrs.isDirectory()) return Reading.failed(name, NOT_A_FILE);
         if (!attrs.isRegularFile()) return Reading.failed(name, NOT_REGULAR);
-        return regularFile(p, name, maxBytes);
+        return null;
     }
 
     static final String NOT_A_FILE = "a directory, not an attribute file";
     static final String NOT_REGULAR = "not a regular file (a FIFO, socket or device): not read";
+
+    /**
+     * The newest {@code maxBytes} of a log that may be larger (a dmesg saved with a big log_buf_len): read from the
+     * first whole line after the cut, so the newest records are judged rather than the whole file refused.
+     */
+    static Reading<String> tail(Path p, String name, int maxBytes) {
+        byte[] bytes;
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(p, java.nio.file.StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (size <= maxBytes) return regularFile(p, name, maxBytes);
+            ByteBuffer buf = ByteBuffer.allocate(maxBytes);
+            long at = size - maxBytes;
+            while (buf.hasRemaining()) {
+                int n = ch.read(buf, at + buf.position());
+                if (n < 0) break;
+            }
+            bytes = java.util.Arrays.copyOf(buf.array(), buf.position());
+        } catch (NoSuchFileException e) {
+            return Reading.absent("no " + name);
+        } catch (AccessDeniedException e) {
+            return Reading.failed(name, "permission denied");
+        } catch (IOException e) {
+            return Reading.failed(name, RootConfinement.message(e));
+        }
+        int start = 0;
+        while (start < bytes.length && bytes[start] != '\n') start++;
+        return text(java.util.Arrays.copyOfRange(bytes, Math.min(bytes.length, start + 1), bytes.length), name);
+    }
 
     /** {@code p} is known to be a regular file (lstat'ed while resolving it inside the root). */
     static Reading<String> regularFile(Path p, String name, int maxBytes) {
@@ -56,6 +90,10 @@ final class BoundedRead {
             return Reading.failed(name, RootConfinement.message(e));
         }
         if (bytes.length > maxBytes) return Reading.failed(name, "larger than " + maxBytes + " bytes: not read");
+        return text(bytes, name);
+    }
+
+    private static Reading<String> text(byte[] bytes, String name) {
         for (byte b : bytes) {
             if (b == 0) return Reading.failed(name, "binary content (NUL bytes), not text");
         }

@@ -144,6 +144,29 @@ public final class HostRoot {
         };
     }
 
+    /**
+     * The newest {@code maxBytes} of a text file, from the first whole line after the cut (the whole file when it is
+     * smaller); absent or failed as {@link #read}. For logs, whose newest lines matter most.
+     */
+    public Reading<String> readTail(String relative, int maxBytes) {
+        log.file(relative);
+        String key = strip(relative);
+        if (!unreadable.isEmpty() && unreadable.containsKey(key)) return Reading.failed(key, unreadable.get(key));
+        if (live) {
+            Reading<String> type = BoundedRead.typeCheck(resolve(key), key);
+            return type != null ? type : BoundedRead.tail(resolve(key), key, maxBytes);
+        }
+        return switch (confinement.resolve(key)) {
+            case Resolved.Inside(Path real, RootConfinement.Type type) -> switch (type) {
+                case FILE -> BoundedRead.tail(real, key, maxBytes);
+                case DIRECTORY -> Reading.failed(key, BoundedRead.NOT_A_FILE);
+                case OTHER -> Reading.failed(key, BoundedRead.NOT_REGULAR);
+            };
+            case Resolved.Missing m -> Reading.absent("no " + key);
+            case Resolved.Refused(String link, String why) -> Reading.failed(link, why);
+        };
+    }
+
     private static String strip(String relative) {
         return relative.startsWith("/") ? relative.substring(1) : relative;
     }

@@ -63,6 +63,15 @@ public final class BundleCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        // the destination is checked before the bundle is built (a minute of jlink on a small machine)
+        if (out != null) {
+            OutputChecks.file("--out", out, false);
+            if (Files.exists(out) && !force) {
+                throw new RailyardException.Usage(out + " already exists", "choose another --out or add --force");
+            }
+        } else {
+            OutputChecks.file("the bundle's destination", Path.of("railyard.tar.gz"), false);
+        }
         Path cache = cacheDir != null ? cacheDir : BundleBuilder.userCacheDir();
         Bundle bundle = new BundleBuilder(Path.of(System.getProperty("java.home")), cache, CommandRunner.system())
                 .bundle(classPath.get());

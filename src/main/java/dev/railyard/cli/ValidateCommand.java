@@ -132,6 +132,9 @@ public final class ValidateCommand implements Callable<Integer> {
         Path dir = out != null ? out : Path.of("railyard-report-" + runId);
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter stdout = spec.commandLine().getOut();
+        // where the run writes is checked before anything runs, so a long run cannot end unable to write its report
+        OutputChecks.directory("--out", dir);
+        if (db != null && !noHistory) OutputChecks.file("--db", db, true);
 
         Launcher launcher = launcher(kind, specFile == null && launcherKind == null, cluster);
         RunRecorder recorder = recorder(err);
@@ -245,6 +248,11 @@ public final class ValidateCommand implements Callable<Integer> {
         try {
             return History.open(path);
         } catch (RuntimeException e) {
+            // a history the user named must work: say so before the run rather than run without it
+            if (db != null) {
+                throw new RailyardException.Usage("--db " + db + ": " + e.getMessage(),
+                        "name a history database file in a writable place, or leave --db out");
+            }
             // a history that cannot be opened must not cost the run: say so and go on without it
             err.println("railyard: note: history " + path + " not used: " + e.getMessage() + " (--no-history silences this)");
             err.flush();

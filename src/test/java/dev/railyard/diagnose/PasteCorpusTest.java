@@ -163,4 +163,18 @@ class PasteCorpusTest {
         // horovod 685: one host's NCCL log of four ranks showing two; nothing in it proves the job had no other host
         assertThat(dev4.falseFails()).as(dev4.toString()).isLessThanOrEqualTo(1);
     }
+
+    /** holdout4: collected with dev4, set aside before any run, run once when the readers were done. */
+    @Test
+    void heldAsidePastesOfClusterTools() {
+        Rates holdout4 = rates("diagnose/corpus/holdout4");
+        System.out.println("corpus holdout4: " + holdout4);
+        holdout4.misses().forEach(m -> System.out.println("  miss " + m));
+        assertThat(holdout4.n()).isGreaterThanOrEqualTo(40);
+        // its one run (docs/diagnose-corpus.md): 43/45 recognised, 18/19 key numbers, 41/45 verdicts, 1 false FAIL
+        assertThat(holdout4.recognisedRate()).as(holdout4.toString()).isGreaterThanOrEqualTo(0.95);
+        assertThat(holdout4.keyRate()).as(holdout4.toString()).isGreaterThanOrEqualTo(0.90);
+        assertThat(holdout4.verdictRate()).as(holdout4.toString()).isGreaterThanOrEqualTo(0.90);
+        assertThat(holdout4.falseFails()).as(holdout4.toString()).isLessThanOrEqualTo(1);
+    }
 }

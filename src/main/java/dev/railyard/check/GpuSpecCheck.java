@@ -32,7 +32,8 @@ public final class GpuSpecCheck implements Check {
 
     @Override
     public List<Finding> run(CheckInput in) {
-        Optional<ClusterSpec.Gpus> want = in.spec().flatMap(ClusterSpec::gpus);
+        // the node's own gpus where it has them (a mixed cluster), else the cluster's
+        Optional<ClusterSpec.Gpus> want = in.spec().flatMap(s -> s.gpusFor(in.node()));
         if (want.isEmpty() && in.gpuCount() == 0) return List.of();
         List<Finding> out = new ArrayList<>(count(in, want));
         out.addAll(driver(in, want));
@@ -53,7 +54,11 @@ public final class GpuSpecCheck implements Check {
             // a function whose vendor/class is garbage may or may not be one of the GPUs: the count cannot be judged
             out.add(Finding.of(COUNT, Severity.UNKNOWN, in.node(), n + " GPUs; PCI identity unreadable, may be GPUs: "
                     + String.join(", ", unidentified), expected, ""));
-        } else if (n != w.perNode()) {
+        } else if (n > w.perNode()) {
+            out.add(Finding.of(COUNT, Severity.FAIL, in.node(), n + " GPUs", expected,
+                    Fix.lines(Fix.note("more GPUs than the spec gives this node: correct its gpus.per_node (its own gpus "
+                            + "entry in a mixed cluster), or --node if this is another node"), "nvidia-smi -L")));
+        } else if (n < w.perNode()) {
             out.add(missingGpus(in, n, expected));
         } else {
             out.add(Finding.pass(COUNT, in.node(), n + " GPUs", expected));

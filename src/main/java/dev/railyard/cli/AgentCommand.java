@@ -236,7 +236,8 @@ public final class AgentCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         try (http) {
             http.start();
-            err.println("railyard agent: serving http://" + listen + "/metrics, sampling every " + interval.toMillis() + " ms"
+            err.println("railyard agent: serving http://" + ListenAddress.bound(listen, http.address().getPort())
+                    + "/metrics, sampling every " + interval.toMillis() + " ms"
                     + (slurm ? ", draining in Slurm when unhealthy" : ""));
             err.flush();
             // Ctrl-C or SIGTERM interrupts this thread (Interrupts' default): the loop ends and the agent exits 0

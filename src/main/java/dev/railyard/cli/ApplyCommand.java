@@ -81,7 +81,7 @@ import java.util.function.BooleanSupplier;
                 "  railyard apply --spec cluster.yaml --node gpuserver1 --apply --take-over ib0 --no-start",
                 "  railyard apply --undo",
                 "  railyard apply --spec cluster.yaml --nodes all",
-                "  railyard apply --spec cluster.yaml --nodes n1,n2 --launcher slurm --apply"})
+                "  railyard apply --spec cluster.yaml --nodes gpuserver1,gpuserver2 --launcher slurm --apply"})
 public final class ApplyCommand implements Callable<Integer> {
 
     @Option(names = "--spec", paramLabel = "FILE", description = "The cluster spec (not needed with --undo on one node).")

@@ -27,8 +27,9 @@ import java.util.concurrent.Callable;
                         + "better lower. A pair's number is its last attempt (the retest, where there was one)."},
         footer = {"", "Exit codes: 0 ok, 2 usage error, no history database or no such run.",
                 "", "Examples:",
-                "  railyard compare 20261122T2104 20261123T0104",
-                "  railyard compare A B --format json --db ./history.db"})
+                "  railyard compare 20261126-221512-0c3e 20261127-093406-8545",
+                "  railyard compare 20261126-221512-0c3e 20261127-093406-8545 \\",
+                "      --format json --db ./history.db"})
 public final class CompareCommand implements Callable<Integer> {
 
     @Mixin

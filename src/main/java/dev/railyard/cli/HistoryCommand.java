@@ -32,7 +32,7 @@ import java.util.concurrent.Callable;
                 "", "Examples:",
                 "  railyard history",
                 "  railyard history --format json --db ./history.db",
-                "  railyard history 20261123T0104"})
+                "  railyard history 20261127-093406-8545"})
 public final class HistoryCommand implements Callable<Integer> {
 
     @Mixin

@@ -29,8 +29,8 @@ import java.util.concurrent.Callable;
                         + "whole report directory again (index.html, report.md, report.json, junit.xml)."},
         footer = {"", "Exit codes: 0 ok, 2 usage error, no history database or no such run.",
                 "", "Examples:",
-                "  railyard history show 20261123T0104",
-                "  railyard history show 20261123T0104 --out ./report-again"})
+                "  railyard history show 20261127-093406-8545",
+                "  railyard history show 20261127-093406-8545 --out ./report-again"})
 public final class HistoryShowCommand implements Callable<Integer> {
 
     @Mixin

@@ -30,7 +30,7 @@ import java.util.concurrent.Callable;
                         + "On a machine with none of this it prints what it found and exits 0."},
         footer = {"", "Examples:",
                 "  railyard inventory",
-                "  railyard inventory --format json | jq '.gpu.gpus[].memory.value'",
+                "  railyard inventory --format json | jq '.gpu.gpus[].memory.value.totalBytes'",
                 "  railyard inventory --root ./node-capture"})
 public final class InventoryCommand implements Callable<Integer> {
 

@@ -25,6 +25,15 @@ final class ListenAddress {
         return host.isEmpty() ? new InetSocketAddress(port) : new InetSocketAddress(host, port);
     }
 
+    /**
+     * The address as given, with the port the server really holds: ":0" asks the kernel for a free port, and a user
+     * who wrote it needs to know which one came.
+     */
+    static String bound(String asGiven, int port) {
+        int colon = asGiven.lastIndexOf(':');
+        return (colon < 0 ? asGiven : asGiven.substring(0, colon)) + ":" + port;
+    }
+
     private static RailyardException usage(String text) {
         return new RailyardException.Usage("not an address to listen on: '" + text + "'",
                 "write ADDR:PORT, e.g. 0.0.0.0:9410 or 127.0.0.1:9410");

@@ -61,6 +61,12 @@ public final class PlanAllreduceCommand implements Callable<Integer> {
         PlanCommand.positive("--gpus-per-node", gpusPerNode);
         PlanCommand.positive("--size", size);
         PlanCommand.positive("--nics-per-node", nics);
+        PlanCommand.positive("--link-gbytes", link);
+        if (alpha != null) PlanCommand.atLeast("--alpha-us", alpha, 0);
+        PlanCommand.positive("--measured-busbw", measured);
+        PlanCommand.positive("--params", params);
+        PlanCommand.positive("--bytes-per-param", bytesPerParam);
+        PlanCommand.positive("--step-time", step);
         return PlanCommand.print(spec, format, new AllreducePlan(gpus, gpusPerNode, size, f, nics, Optional.ofNullable(link),
                 Optional.ofNullable(alpha), Optional.ofNullable(measured), Optional.ofNullable(params), bytesPerParam,
                 Optional.ofNullable(step)).calculate().withNotes(shape.map(dev.railyard.plan.ClusterShape::notes).orElse(java.util.List.of())));

@@ -47,7 +47,16 @@ public final class PlanPowerCommand implements Callable<Integer> {
         PlanCommand.positive("--nodes", nodes);
         PlanCommand.positive("--gpus-per-node", gpusPerNode);
         PlanCommand.positive("--gpu-watts", gpuWatts);
-        PlanCommand.positive("--pue", pue);
+        PlanCommand.atLeast("--host-watts", hostWatts, 0);
+        PlanCommand.atLeast("--psu-watts", psuWatts, 0);
+        PlanCommand.positive("--psus-per-node", psus);
+        PlanCommand.atLeast("--psu-spares", spares, 0);
+        PlanCommand.positive("--breaker-amps", amps);
+        PlanCommand.positive("--volts", volts);
+        // a breaker carries at most its rating: a continuous-load share above 1 would plan past it
+        PlanCommand.within("--derate", derate, 0.01, 1);
+        // facility power is at least the IT power
+        PlanCommand.atLeast("--pue", pue, 1);
         if (phases != 1 && phases != 3) throw new dev.railyard.model.RailyardException.Usage("--phases is 1 or 3, got " + phases, "");
         if (spares >= psus && psuWatts > 0) throw new dev.railyard.model.RailyardException.Usage("--psu-spares must be fewer than --psus-per-node", "");
         return PlanCommand.print(spec, format, new PowerPlan(nodes, gpusPerNode, gpuWatts, hostWatts, psuWatts, psus, spares,

@@ -36,6 +36,12 @@ public final class PlanStorageCommand implements Callable<Integer> {
         PlanCommand.positive("--nodes", nodes);
         PlanCommand.positive("--steps-per-second", steps);
         PlanCommand.positive("--reads-per-step", reads);
+        PlanCommand.positive("--bytes-per-step", bytesPerStep);
+        PlanCommand.positive("--gpus-per-node", gpus);
+        PlanCommand.positive("--tokens", tokens);
+        PlanCommand.positive("--batch", batch);
+        PlanCommand.positive("--bytes-per-token", bytesPerToken);
+        PlanCommand.positive("--measured-mbps", measured);
         return PlanCommand.print(spec, format, new StoragePlan(nodes, Optional.ofNullable(bytesPerStep), gpus, tokens, batch,
                 bytesPerToken, reads, steps, Optional.ofNullable(measured)).calculate());
     }

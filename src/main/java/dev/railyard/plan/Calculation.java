@@ -26,7 +26,13 @@ public record Calculation(String calculator, List<String> formula, List<Quantity
     }
 
     /** A named number with its unit; {@code value} is rounded for printing only. */
-    public record Quantity(String name, double value, String unit) {}
+    public record Quantity(String name, double value, String unit) {
+        public Quantity {
+            // JSON has no Infinity or NaN (Jackson would write them as strings in a numeric field): the commands
+            // refuse inputs that lead here, so one that gets through is a bug
+            if (!Double.isFinite(value)) throw new IllegalArgumentException(name + " is " + value);
+        }
+    }
 
     public double result(String name) {
         return results.stream().filter(q -> q.name().equals(name)).findFirst()

@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 
@@ -47,7 +48,8 @@ import java.util.concurrent.Callable;
                 "With --dir, a scratch file " + BenchStorageCommand.SCRATCH + " is written there and removed after, "
                         + "Ctrl-C included. A --file that already exists is overwritten only with --force.",
                 "",
-                "Nothing is written unless the disk has room for --size and a margin (5 %%, at least 256 MiB). "
+                "Nothing is written unless the disk has room for --size and a margin (5 %%, at least 16 MiB; --margin "
+                        + "sets it). "
                         + "Without --size the file is as large as memory (so reads cannot come from the page cache), "
                         + "at most a quarter of the free space and 16G."},
         footer = {"", "Exit codes: 0 ok, 1 a FAIL (fio failed or too slow), 2 usage, 3 fio missing.",
@@ -77,6 +79,10 @@ public final class BenchStorageCommand implements Callable<Integer> {
 
     @Option(names = "--runtime", defaultValue = "10", paramLabel = "S", description = "Seconds per job at most (default: ${DEFAULT-VALUE}).")
     int runtime;
+
+    @Option(names = "--margin", paramLabel = "SIZE",
+            description = "Free space to leave beside the file (default: 5 % of --size, at least 16M; 0 for none).")
+    String margin;
 
     @Option(names = "--bs", defaultValue = "1M", paramLabel = "SIZE", description = "Block size (default: ${DEFAULT-VALUE}).")
     String blockSize;
@@ -128,6 +134,11 @@ public final class BenchStorageCommand implements Callable<Integer> {
         if (runtime < 1) throw new RailyardException.Usage("--runtime must be at least 1 second", "e.g. --runtime 10");
         if (size != null) checkSize("--size", size);
         checkSize("--bs", blockSize);
+        if (margin != null) checkSize("--margin", margin, true);
+        if (size != null && ByteSizeConverter.parse(blockSize) > ByteSizeConverter.parse(size)) {
+            throw new RailyardException.Usage("--bs " + blockSize + " is larger than --size " + size
+                    + ": fio could not write one block", "give a --bs of at most the --size, e.g. --bs 1M");
+        }
         ExpectOption.requirePositive("--expect-mbps", expectMbps, "2000");
         Optional<Double> expect = Optional.ofNullable(expectMbps).or(() -> specOption.load(specLoader)
                 .flatMap(c -> c.expect().storageSeqMBps()));
@@ -211,8 +222,12 @@ public final class BenchStorageCommand implements Callable<Integer> {
     }
 
     private static void checkSize(String option, String value) {
+        checkSize(option, value, false);
+    }
+
+    private static void checkSize(String option, String value, boolean zeroAllowed) {
         try {
-            if (ByteSizeConverter.parse(value) == 0) throw new picocli.CommandLine.TypeConversionException("zero");
+            if (ByteSizeConverter.parse(value) == 0 && !zeroAllowed) throw new picocli.CommandLine.TypeConversionException("zero");
         } catch (picocli.CommandLine.TypeConversionException e) {
             throw new RailyardException.Usage(option + " '" + value + "' is not a size", "examples: 4K, 1M, 1G");
         }
@@ -231,7 +246,12 @@ public final class BenchStorageCommand implements Callable<Integer> {
                     "give a --dir on a mounted, readable filesystem");
         }
         long bytes = size != null ? ByteSizeConverter.parse(size) : StorageRoom.defaultSize(usable, room.memoryBytes());
-        StorageRoom.requireRoom(dir, size != null ? "--size" : "the default size", bytes, usable);
+        StorageRoom.requireRoom(dir, size != null ? "--size" : "the default size", bytes,
+                margin == null ? OptionalLong.empty() : OptionalLong.of(ByteSizeConverter.parse(margin)), usable);
+        if (ByteSizeConverter.parse(blockSize) > bytes) {
+            throw new RailyardException.Usage("--bs " + blockSize + " is larger than the file (" + StorageRoom.sizeOption(bytes)
+                    + ", what the disk has room for)", "give a smaller --bs, or a --dir on a disk with more room");
+        }
         return size != null ? size : StorageRoom.sizeOption(bytes);
     }
 

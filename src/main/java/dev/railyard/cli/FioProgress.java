@@ -20,7 +20,7 @@ final class FioProgress implements AutoCloseable {
                     Thread.sleep(every);
                     long seconds = (System.nanoTime() - started) / 1_000_000_000L;
                     synchronized (progress) {
-                        progress.println("  fio " + job + ": " + seconds + " s of at most " + runtimeSeconds + " s");
+                        progress.println(line(job, seconds, runtimeSeconds));
                         progress.flush();
                     }
                 }
@@ -29,6 +29,19 @@ final class FioProgress implements AutoCloseable {
             }
         });
         return new FioProgress(t);
+    }
+
+    /**
+     * "fio write: 5 s, at most 5 s left": fio stops a job at --runtime or when the file is done, whichever comes
+     * first, so the time left is at most the rest of the runtime. Past it, fio is still laying out or flushing the
+     * file, which takes as long as the disk needs.
+     */
+    static String line(String job, long seconds, int runtimeSeconds) {
+        if (seconds < runtimeSeconds) {
+            return "  fio " + job + ": " + seconds + " s, at most " + (runtimeSeconds - seconds) + " s left";
+        }
+        return "  fio " + job + ": " + seconds + " s, past its " + runtimeSeconds
+                + " s runtime: fio is laying out or flushing the file";
     }
 
     @Override

@@ -15,8 +15,11 @@ import java.util.OptionalLong;
  */
 interface StorageRoom {
 
-    /** Kept free beyond the file: filesystem metadata, and whatever else writes to the disk meanwhile. */
-    long MARGIN_FLOOR = 256L << 20;
+    /**
+     * Kept free beyond the file: filesystem metadata, and whatever else writes to the disk meanwhile. It grows with the
+     * file, so a small test fits on a small disk; --margin overrides it.
+     */
+    long MARGIN_FLOOR = 16L << 20;
     long DEFAULT_CAP = 16L << 30;
     long DEFAULT_FLOOR = 64L << 20;
 
@@ -58,14 +61,18 @@ interface StorageRoom {
         return Math.max(DEFAULT_FLOOR, size >> 20 << 20);
     }
 
-    /** Refuses a size that, with its margin, does not fit in {@code usable} bytes; names the numbers and what fits. */
-    static void requireRoom(Path dir, String option, long size, long usable) {
-        long needed = size + margin(size);
+    /**
+     * Refuses a size that, with its margin ({@link #margin(long)} unless {@code margin} is given), does not fit in
+     * {@code usable} bytes; names the numbers and what fits.
+     */
+    static void requireRoom(Path dir, String option, long size, OptionalLong margin, long usable) {
+        long kept = margin.orElse(margin(size));
+        long needed = size + kept;
         if (needed <= usable) return;
-        long fits = Math.max(0, Math.min(usable - MARGIN_FLOOR, usable * 20 / 21));
+        long fits = margin.isPresent() ? usable - kept : Math.max(0, Math.min(usable - MARGIN_FLOOR, usable * 20 / 21));
         throw new RailyardException.Usage(String.format(Locale.ROOT,
                 "not enough free space in %s: %s %s needs %s with the %s margin, and %s is free", dir, option,
-                sizeText(size), sizeText(needed), sizeText(margin(size)), sizeText(usable)),
+                sizeText(size), sizeText(needed), sizeText(kept), sizeText(usable)),
                 fits >= 1L << 20 ? "give --size " + (fits >> 20) + "M or less, or a --dir on a disk with more room"
                         : "free space on this disk, or give a --dir on another one");
     }

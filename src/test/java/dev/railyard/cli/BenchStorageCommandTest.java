@@ -141,12 +141,32 @@ class BenchStorageCommandTest {
     }
 
     @Test
+    void theMarginGrowsWithTheFileSoASmallTestFitsASmallDisk() {
+        usable = 200L * 1000 * 1000; // a 200 MB filesystem
+        assertThat(run(superbench(), "--dir", dir.toString(), "--size", "1M")).as(err.toString()).isZero();
+        assertThat(ran.getFirst()).contains("--size=1M");
+        ran.clear();
+        assertThat(run(superbench(), "--dir", dir.toString(), "--size", "190M")).isEqualTo(2); // 190 + 16 > 190.7 MiB
+        assertThat(err.toString()).contains("with the 16.0 MiB margin");
+        assertThat(run(superbench(), "--dir", dir.toString(), "--size", "190M", "--margin", "0")).isZero();
+        assertThat(ran.getFirst()).contains("--size=190M");
+    }
+
+    @Test
+    void aBlockLargerThanTheFileIsAUsageErrorNotAFinding() {
+        assertThat(run(superbench(), "--dir", dir.toString(), "--bs", "1G", "--size", "64M")).isEqualTo(2);
+        assertThat(err.toString()).contains("--bs 1G is larger than --size 64M");
+        assertThat(out.toString()).doesNotContain("FAIL");
+        assertThat(ran).isEmpty();
+    }
+
+    @Test
     void aSizeTheDiskHasNoRoomForIsRefusedBeforeWriting() {
         usable = 5L << 30;
         assertThat(run(superbench(), "--dir", dir.toString(), "--size", "5G")).isEqualTo(2);
         assertThat(err.toString()).contains("not enough free space in " + dir)
                 .contains("--size 5.0 GiB needs 5.3 GiB with the 256.0 MiB margin, and 5.0 GiB is free")
-                .contains("hint: give --size 4864M or less");
+                .contains("hint: give --size 4876M or less");
         assertThat(ran).isEmpty();
         assertThat(dir.resolve(BenchStorageCommand.SCRATCH)).doesNotExist();
         assertThat(run(superbench(), "--dir", dir.toString(), "--size", "4G")).isZero();
@@ -167,8 +187,8 @@ class BenchStorageCommandTest {
         run(superbench(), "--dir", dir.toString());
         assertThat(ran.getFirst()).contains("--size=16G"); // the cap
         ran.clear();
-        usable = 100L << 20;
-        assertThat(run(superbench(), "--dir", dir.toString())).isEqualTo(2); // 64 MiB does not fit with its margin
+        usable = 70L << 20;
+        assertThat(run(superbench(), "--dir", dir.toString())).isEqualTo(2); // 64 MiB does not fit with its 16 MiB margin
         assertThat(ran).isEmpty();
     }
 
@@ -185,8 +205,15 @@ class BenchStorageCommandTest {
             return superbench().run(argv, t, cwd, env);
         }, "--dir", dir.toString(), "--runtime", "7");
         assertThat(rc).isZero();
-        assertThat(out.toString()).containsPattern("  fio write: \\d+ s of at most 7 s")
-                .containsPattern("  fio read: \\d+ s of at most 7 s");
+        assertThat(out.toString()).containsPattern("  fio write: \\d+ s, at most \\d+ s left")
+                .containsPattern("  fio read: \\d+ s, at most \\d+ s left");
+    }
+
+    @Test
+    void progressSaysHowLongIsLeftAndWhatFioDoesPastItsRuntime() {
+        assertThat(FioProgress.line("write", 5, 10)).isEqualTo("  fio write: 5 s, at most 5 s left");
+        assertThat(FioProgress.line("read", 15, 10))
+                .isEqualTo("  fio read: 15 s, past its 10 s runtime: fio is laying out or flushing the file");
     }
 
     @Test

@@ -32,45 +32,65 @@ final class NetworkMapper {
     /** Linux IFNAMSIZ is 16 with the NUL: at most 15 characters, no '/' and no whitespace. */
     private static final Pattern NETDEV = Pattern.compile("[^/\\s]{1,15}");
 
-    List<Network> map(SpecNode list, Set<String> nodeNames) {
+    /**
+     * @param nodesComplete whether every node read without a mistake: when not, a binding to a name not among
+     *                      {@code nodeNames} is that mistake again, not a second one
+     */
+    List<Network> map(SpecNode list, Set<String> nodeNames, boolean nodesComplete) {
         List<Network> networks = new ArrayList<>();
         Map<String, Integer> lines = new HashMap<>();
+        SpecProblems problems = list.problems();
         for (SpecNode item : list.asNamedList("\"- name: NAME\" with \"role: ...\" under it")) {
-            SpecNode.SpecMap m = item.asMap(NETWORK_KEYS);
-            SpecNode nameNode = m.require("name");
-            String name = SpecMapper.name(nameNode);
-            if (lines.containsKey(name)) {
-                throw nameNode.error("duplicate network name \"" + name + "\" (first at line " + lines.get(name) + ")");
-            }
-            lines.put(name, nameNode.line());
-            networks.add(network(name, m, nodeNames));
+            problems.attempt(() -> {
+                SpecNode.SpecMap m = item.asMap(NETWORK_KEYS);
+                SpecNode nameNode = m.require("name");
+                String name = SpecMapper.name(nameNode);
+                if (lines.containsKey(name)) {
+                    throw nameNode.error("duplicate network name \"" + name + "\" (first at line " + lines.get(name) + ")");
+                }
+                lines.put(name, nameNode.line());
+                network(name, m, nodeNames, nodesComplete, problems).ifPresent(networks::add);
+                return null;
+            });
         }
         return networks;
     }
 
-    private Network network(String name, SpecNode.SpecMap m, Set<String> nodeNames) {
-        Role role = m.require("role").asEnum(Role.class);
-        Optional<LinkLayer> linkLayer = m.get("link_layer").map(n -> n.asEnum(LinkLayer.class));
-        Optional<Double> rate = m.get("rate_gbps").map(SpecMapper::positive);
-        Optional<Integer> mtu = m.get("mtu").map(NetworkMapper::mtu);
-        Optional<Ipv4Cidr> subnet = m.get("subnet").map(NetworkMapper::subnet);
-        Optional<IpoibMode> ipoib = m.get("ipoib_mode").map(n -> {
+    /** The network, or empty when a field has a mistake (each one noted in {@code problems}). */
+    private Optional<Network> network(String name, SpecNode.SpecMap m, Set<String> nodeNames, boolean nodesComplete,
+                                      SpecProblems problems) {
+        Optional<Role> role = problems.attempt(() -> m.require("role").asEnum(Role.class));
+        Optional<Optional<LinkLayer>> linkLayerRead = problems.attempt(() -> m.get("link_layer")
+                .map(n -> n.asEnum(LinkLayer.class)));
+        Optional<Optional<Double>> rate = problems.attempt(() -> m.get("rate_gbps").map(SpecMapper::positive));
+        Optional<Optional<Integer>> mtu = problems.attempt(() -> m.get("mtu").map(NetworkMapper::mtu));
+        Optional<Optional<Ipv4Cidr>> subnetRead = problems.attempt(() -> m.get("subnet").map(NetworkMapper::subnet));
+        if (linkLayerRead.isEmpty() || subnetRead.isEmpty()) return Optional.empty();
+        Optional<LinkLayer> linkLayer = linkLayerRead.get();
+        Optional<Ipv4Cidr> subnet = subnetRead.get();
+        Optional<Optional<IpoibMode>> ipoib = problems.attempt(() -> m.get("ipoib_mode").map(n -> {
             IpoibMode mode = n.asEnum(IpoibMode.class);
             if (linkLayer.isPresent() && linkLayer.get() != LinkLayer.INFINIBAND) {
                 throw n.error("applies only to link_layer: infiniband (IPoIB)");
             }
             return mode;
-        });
-        Map<String, Binding> bind = m.get("bind").map(b -> bind(b, nodeNames, subnet)).orElse(Map.of());
-        Optional<String> sm = m.get("subnet_manager").map(n -> {
+        }));
+        Optional<Map<String, Binding>> bind = problems.attempt(() -> m.get("bind").map(b -> bind(b, nodeNames, nodesComplete, subnet))
+                .orElse(Map.of()));
+        Optional<Optional<String>> sm = problems.attempt(() -> m.get("subnet_manager").map(n -> {
             if (linkLayer.orElse(LinkLayer.ETHERNET) != LinkLayer.INFINIBAND) {
                 throw n.error("applies only to link_layer: infiniband (OpenSM runs on an InfiniBand port)");
             }
             String node = SpecMapper.name(n);
-            if (!nodeNames.contains(node)) throw n.error("no node named \"" + node + "\" in nodes");
+            if (!nodeNames.contains(node)) {
+                if (!nodesComplete) throw new SpecNode.AlreadyReported();
+                throw n.error("no node named \"" + node + "\" in nodes");
+            }
             return node;
-        });
-        return new Network(name, role, linkLayer, rate, mtu, subnet.map(Ipv4Cidr::toString), ipoib, bind, sm);
+        }));
+        if (problems.any()) return Optional.empty();
+        return Optional.of(new Network(name, role.orElseThrow(), linkLayer, rate.orElseThrow(), mtu.orElseThrow(),
+                subnet.map(Ipv4Cidr::toString), ipoib.orElseThrow(), bind.orElseThrow(), sm.orElseThrow()));
     }
 
     private static int mtu(SpecNode n) {
@@ -90,13 +110,15 @@ final class NetworkMapper {
         return cidr;
     }
 
-    private Map<String, Binding> bind(SpecNode node, Set<String> nodeNames, Optional<Ipv4Cidr> subnet) {
+    private Map<String, Binding> bind(SpecNode node, Set<String> nodeNames, boolean nodesComplete,
+                                      Optional<Ipv4Cidr> subnet) {
         Map<String, Binding> bind = new LinkedHashMap<>();
         Map<Integer, String> addressOwners = new HashMap<>();
         for (Map.Entry<String, SpecNode.SpecMap.Entry> entry : node.asOpenMap().entries().entrySet()) {
             String nodeName = entry.getKey();
             SpecNode.SpecMap.Entry e = entry.getValue();
             if (!nodeNames.contains(nodeName)) {
+                if (!nodesComplete) throw new SpecNode.AlreadyReported();
                 String hint = KeySuggestion.closest(nodeName, nodeNames)
                         .map(s -> "did you mean \"" + s + "\"?")
                         .orElse("nodes are: " + String.join(", ", nodeNames));

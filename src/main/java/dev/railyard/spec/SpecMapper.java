@@ -7,9 +7,11 @@ import dev.railyard.model.ClusterSpec.Node;
 import dev.railyard.model.SshOptions;
 
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -44,42 +46,65 @@ final class SpecMapper {
         this.source = source;
     }
 
+    /** Reads every section, node and network, noting each mistake, and refuses the spec with all of them. */
     ClusterSpec map(SpecNode root) {
+        SpecProblems problems = root.problems();
         SpecNode.SpecMap top = root.asMap(TOP_KEYS);
-        String cluster = name(top.require("cluster"));
-        SpecNode nodesNode = top.require("nodes");
-        Map<String, Node> nodes = nodes(nodesNode);
-        Optional<Gpus> gpus = top.get("gpus").map(this::gpus);
-        List<ClusterSpec.Network> networks = top.get("networks")
-                .map(n -> new NetworkMapper().map(n, nodes.keySet()))
-                .orElse(List.of());
-        Expect expect = top.get("expect").map(this::expect).orElse(Expect.defaults());
-        Optional<ClusterSpec.Slurm> slurm = top.get("slurm").map(SpecMapper::slurm);
-        Optional<String> sshUser = top.get("ssh_user").map(SpecMapper::name);
-        SshOptions ssh = top.get("ssh").map(n -> new SshMapper().map(n)).orElse(SshOptions.none());
-        Optional<ClusterSpec.Agent> agent = top.get("agent").map(SpecMapper::agent);
-        return new ClusterSpec(cluster, source, List.copyOf(nodes.values()), gpus, networks, expect, slurm, sshUser,
-                ssh, agent);
+        Optional<String> cluster = problems.attempt(() -> name(top.require("cluster")));
+        Set<String> nodeNames = new LinkedHashSet<>();
+        int before = problems.count();
+        Optional<Map<String, Node>> nodes = problems.attempt(() -> nodes(top.require("nodes"), problems, nodeNames));
+        boolean nodesComplete = nodes.isPresent() && problems.count() == before;
+        Optional<Optional<Gpus>> gpus = problems.attempt(() -> top.get("gpus").map(this::gpus));
+        Optional<List<ClusterSpec.Network>> networks = problems.attempt(() -> top.get("networks")
+                .map(n -> new NetworkMapper().map(n, nodeNames, nodesComplete))
+                .orElse(List.of()));
+        Optional<Expect> expect = problems.attempt(() -> top.get("expect").map(n -> expect(n, problems))
+                .orElse(Expect.defaults()));
+        Optional<Optional<ClusterSpec.Slurm>> slurm = problems.attempt(() -> top.get("slurm").map(SpecMapper::slurm));
+        Optional<Optional<String>> sshUser = problems.attempt(() -> top.get("ssh_user").map(SpecMapper::name));
+        Optional<SshOptions> ssh = problems.attempt(() -> top.get("ssh").map(n -> new SshMapper().map(n))
+                .orElse(SshOptions.none()));
+        Optional<Optional<ClusterSpec.Agent>> agent = problems.attempt(() -> top.get("agent").map(SpecMapper::agent));
+        problems.throwIfAny();
+        return new ClusterSpec(cluster.orElseThrow(), source, List.copyOf(nodes.orElseThrow().values()),
+                gpus.orElseThrow(), networks.orElseThrow(), expect.orElseThrow(), slurm.orElseThrow(),
+                sshUser.orElseThrow(), ssh.orElseThrow(), agent.orElseThrow());
     }
 
-    private Map<String, Node> nodes(SpecNode list) {
+    /**
+     * The nodes; {@code names} gets every name that reads, also of a node with a mistake elsewhere, so the networks'
+     * bindings are checked against the nodes the file means and a node's typo is not reported twice.
+     */
+    private Map<String, Node> nodes(SpecNode list, SpecProblems problems, Set<String> names) {
         List<SpecNode> items = list.asNamedList("\"- name: NAME\" with \"address: ...\" under it");
         if (items.isEmpty()) throw list.error("needs at least one node");
         Map<String, Node> nodes = new LinkedHashMap<>();
         Map<String, Integer> lines = new LinkedHashMap<>();
         for (SpecNode item : items) {
-            SpecNode.SpecMap m = item.asMap(NODE_KEYS);
-            SpecNode nameNode = m.require("name");
-            String name = name(nameNode);
-            if (lines.containsKey(name)) {
-                throw nameNode.error("duplicate node name \"" + name + "\" (first at line " + lines.get(name) + ")");
-            }
-            lines.put(name, nameNode.line());
-            nodes.put(name, new Node(name, host(m.require("address")), m.get("bmc").map(SpecMapper::host),
-                    m.get("gpus").map(this::gpus),
-                    m.get("os_family").map(n -> n.asEnum(ClusterSpec.OsFamily.class)).orElse(ClusterSpec.OsFamily.UBUNTU),
-                    m.get("disable_netdevs").map(SpecMapper::netdevs).orElse(List.of()),
-                    m.get("ssh").map(n -> new SshMapper().map(n)).orElse(SshOptions.none())));
+            problems.attempt(() -> {
+                SpecNode.SpecMap m = item.asMap(NODE_KEYS);
+                SpecNode nameNode = m.require("name");
+                String name = name(nameNode);
+                if (lines.containsKey(name)) {
+                    throw nameNode.error("duplicate node name \"" + name + "\" (first at line " + lines.get(name) + ")");
+                }
+                lines.put(name, nameNode.line());
+                names.add(name);
+                Optional<String> address = problems.attempt(() -> host(m.require("address")));
+                Optional<Optional<String>> bmc = problems.attempt(() -> m.get("bmc").map(SpecMapper::host));
+                Optional<Optional<Gpus>> gpus = problems.attempt(() -> m.get("gpus").map(this::gpus));
+                Optional<ClusterSpec.OsFamily> os = problems.attempt(() -> m.get("os_family")
+                        .map(n -> n.asEnum(ClusterSpec.OsFamily.class)).orElse(ClusterSpec.OsFamily.UBUNTU));
+                Optional<List<String>> disabled = problems.attempt(() -> m.get("disable_netdevs")
+                        .map(SpecMapper::netdevs).orElse(List.of()));
+                Optional<SshOptions> ssh = problems.attempt(() -> m.get("ssh").map(n -> new SshMapper().map(n))
+                        .orElse(SshOptions.none()));
+                if (problems.any()) return null;
+                nodes.put(name, new Node(name, address.orElseThrow(), bmc.orElseThrow(), gpus.orElseThrow(),
+                        os.orElseThrow(), disabled.orElseThrow(), ssh.orElseThrow()));
+                return null;
+            });
         }
         return nodes;
     }
@@ -118,26 +143,30 @@ final class SpecMapper {
         return new Gpus(model, count, m.get("driver").map(SpecNode::asString), m.get("cuda").map(SpecNode::asString));
     }
 
-    private Expect expect(SpecNode node) {
+    private Expect expect(SpecNode node, SpecProblems problems) {
         SpecNode.SpecMap m = node.asMap(EXPECT_KEYS);
         Expect d = Expect.defaults();
-        double efficiency = m.get("rdma_bw_efficiency").map(n -> {
+        Optional<Double> efficiency = problems.attempt(() -> m.get("rdma_bw_efficiency").map(n -> {
             double v = n.asDouble();
             if (!(v > 0 && v <= 1)) throw n.error(n.asString() + " is not in (0, 1]; write 0.90 for 90 %");
             return v;
-        }).orElse(d.rdmaBwEfficiency());
-        return new Expect(efficiency,
-                m.get("rdma_latency_us").map(SpecMapper::positive).orElse(d.rdmaLatencyUs()),
-                m.get("gpu_temp_warn_c").map(n -> inRange(n, 1, 150)).orElse(d.gpuTempWarnC()),
-                m.get("net_buffer_bytes").map(n -> {
-                    long v = n.asLong();
-                    if (v <= 0) throw n.error(v + " must be greater than 0");
-                    return v;
-                }).orElse(d.netBufferBytes()),
-                m.get("nccl_busbw_gbytes_per_s").map(SpecMapper::positive),
-                m.get("storage_seq_mbps").map(SpecMapper::positive),
-                m.get("tcp_gbps").map(SpecMapper::positive),
-                m.get("tcp_latency_us").map(SpecMapper::positive));
+        }).orElse(d.rdmaBwEfficiency()));
+        Optional<Double> latency = problems.attempt(() -> m.get("rdma_latency_us").map(SpecMapper::positive)
+                .orElse(d.rdmaLatencyUs()));
+        Optional<Double> temp = problems.attempt(() -> m.get("gpu_temp_warn_c").map(n -> inRange(n, 1, 150))
+                .orElse(d.gpuTempWarnC()));
+        Optional<Long> buffers = problems.attempt(() -> m.get("net_buffer_bytes").map(n -> {
+            long v = n.asLong();
+            if (v <= 0) throw n.error(v + " must be greater than 0");
+            return v;
+        }).orElse(d.netBufferBytes()));
+        Optional<Optional<Double>> busbw = problems.attempt(() -> m.get("nccl_busbw_gbytes_per_s").map(SpecMapper::positive));
+        Optional<Optional<Double>> storage = problems.attempt(() -> m.get("storage_seq_mbps").map(SpecMapper::positive));
+        Optional<Optional<Double>> tcp = problems.attempt(() -> m.get("tcp_gbps").map(SpecMapper::positive));
+        Optional<Optional<Double>> tcpLatency = problems.attempt(() -> m.get("tcp_latency_us").map(SpecMapper::positive));
+        if (problems.any()) return d;
+        return new Expect(efficiency.orElseThrow(), latency.orElseThrow(), temp.orElseThrow(), buffers.orElseThrow(),
+                busbw.orElseThrow(), storage.orElseThrow(), tcp.orElseThrow(), tcpLatency.orElseThrow());
     }
 
     static double positive(SpecNode n) {

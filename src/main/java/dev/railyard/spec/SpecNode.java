@@ -24,14 +24,26 @@ final class SpecNode {
 
     static final String HINT = "the spec format is described in docs/spec.md; 'railyard init' writes a starter";
 
+    /** A problem's text is cut here: a whole file read as one value must not be echoed back. */
+    static final int MAX_PROBLEM = 300;
+    /** A value quoted in a problem is cut here. */
+    static final int MAX_QUOTED = 60;
+
+    private final SpecProblems problems;
     private final String source;
     private final String path;
     private final Node node;
 
-    SpecNode(String source, String path, Node node) {
+    /** A node whose unknown and duplicate keys are noted in {@code problems} and skipped, so reading goes on. */
+    SpecNode(SpecProblems problems, String source, String path, Node node) {
+        this.problems = problems;
         this.source = source;
         this.path = path;
         this.node = node;
+    }
+
+    SpecProblems problems() {
+        return problems;
     }
 
     String path() {
@@ -48,7 +60,9 @@ final class SpecNode {
 
     RailyardException.Usage errorAt(int line, String problem) {
         String where = path.isEmpty() ? "" : path + ": ";
-        return new RailyardException.Usage(source + ":" + line + ": " + where + problem, HINT);
+        String text = where + problem;
+        if (text.length() > MAX_PROBLEM) text = text.substring(0, MAX_PROBLEM) + "...";
+        return new RailyardException.Usage(source + ":" + line + ": " + text, HINT);
     }
 
     boolean isNull() {
@@ -60,12 +74,14 @@ final class SpecNode {
         SpecMap map = asOpenMap();
         for (Map.Entry<String, SpecMap.Entry> e : map.entries().entrySet()) {
             if (allowed.contains(e.getKey())) continue;
+            map.droppedKeys()[0] = true;
             SpecNode key = e.getValue().key();
             String suggestion = KeySuggestion.closest(e.getKey(), allowed)
                     .map(s -> "did you mean \"" + s + "\"?")
                     .orElse("allowed: " + String.join(", ", allowed));
-            throw key.error("unknown key; " + suggestion);
+            problems.addOnce(key.node, key.error("unknown key; " + suggestion));
         }
+        map.entries().keySet().retainAll(allowed);
         return map;
     }
 
@@ -81,30 +97,33 @@ final class SpecNode {
         for (NodeTuple t : m.getValue()) {
             Node k = t.getKeyNode();
             if (k instanceof ScalarNode ks && ks.getTag().equals(Tag.MERGE)) {
-                SpecNode value = new SpecNode(source, path, t.getValueNode());
+                SpecNode value = new SpecNode(problems, source, path, t.getValueNode());
                 if (t.getValueNode() instanceof SequenceNode) merged.addAll(value.asList());
                 else merged.add(value);
                 continue;
             }
             if (!(k instanceof ScalarNode ks) || ks.getTag().equals(Tag.NULL)) {
-                throw new SpecNode(source, path, k).error("keys must be plain names");
+                throw new SpecNode(problems, source, path, k).error("keys must be plain names");
             }
             String name = ks.getValue();
             String childPath = path.isEmpty() ? name : path + "." + name;
-            SpecNode keyNode = new SpecNode(source, childPath, k);
+            SpecNode keyNode = new SpecNode(problems, source, childPath, k);
             SpecMap.Entry earlier = entries.get(name);
-            if (earlier != null) throw keyNode.error("duplicate key (first at line " + earlier.key().line() + ")");
-            entries.put(name, new SpecMap.Entry(keyNode, new SpecNode(source, childPath, t.getValueNode())));
+            if (earlier != null) {
+                problems.addOnce(k, keyNode.error("duplicate key (first at line " + earlier.key().line() + ")"));
+                continue;
+            }
+            entries.put(name, new SpecMap.Entry(keyNode, new SpecNode(problems, source, childPath, t.getValueNode())));
         }
         for (SpecNode from : merged) {
             if (!(from.node instanceof MappingNode)) {
                 throw from.error("<< (a YAML merge key) takes a mapping or a list of mappings, such as *defaults; got "
                         + from.describe());
             }
-            SpecNode samePath = new SpecNode(source, path, from.node);
+            SpecNode samePath = new SpecNode(problems, source, path, from.node);
             samePath.asOpenMap().entries().forEach(entries::putIfAbsent);
         }
-        return new SpecMap(this, entries);
+        return new SpecMap(this, entries, new boolean[1]);
     }
 
     List<SpecNode> asList() {
@@ -131,7 +150,7 @@ final class SpecNode {
     private List<SpecNode> items(SequenceNode s) {
         List<SpecNode> items = new ArrayList<>();
         for (int i = 0; i < s.getValue().size(); i++) {
-            items.add(new SpecNode(source, path + "[" + i + "]", s.getValue().get(i)));
+            items.add(new SpecNode(problems, source, path + "[" + i + "]", s.getValue().get(i)));
         }
         return items;
     }
@@ -194,13 +213,26 @@ final class SpecNode {
             case MappingNode m -> "a mapping";
             case SequenceNode s -> "a list";
             case ScalarNode s when isNull() -> "nothing";
-            case ScalarNode s -> "\"" + s.getValue() + "\"";
+            case ScalarNode s -> quoted(s.getValue());
             default -> "an anchor";
         };
     }
 
+    /** A problem that follows from one already noted in the file's {@link SpecProblems}: not said twice. */
+    static final class AlreadyReported extends RuntimeException {
+        AlreadyReported() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** A value as a problem shows it: quoted, and cut with its length when it is long. */
+    static String quoted(String value) {
+        if (value.length() <= MAX_QUOTED) return "\"" + value + "\"";
+        return "\"" + value.substring(0, MAX_QUOTED) + "...\" (" + value.length() + " characters)";
+    }
+
     /** The entries of one mapping, in file order. */
-    record SpecMap(SpecNode self, Map<String, Entry> entries) {
+    record SpecMap(SpecNode self, Map<String, Entry> entries, boolean[] droppedKeys) {
 
         record Entry(SpecNode key, SpecNode value) {}
 
@@ -212,6 +244,8 @@ final class SpecNode {
 
         SpecNode require(String key) {
             Entry e = entries.get(key);
+            // a misspelt key was reported and dropped: that it is missing now is the same mistake
+            if (e == null && droppedKeys[0]) throw new AlreadyReported();
             if (e == null) throw self.error("missing required key \"" + key + "\"");
             if (e.value().isNull()) throw e.value().errorAt(e.key().line(), "needs a value");
             return e.value();

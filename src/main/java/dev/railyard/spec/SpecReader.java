@@ -27,6 +27,9 @@ import java.nio.file.Path;
  */
 public final class SpecReader {
 
+    /** Far more than any cluster needs (a 512-node spec is about 60 KB), and refused before it is read. */
+    static final int MAX_BYTES = 1 << 20;
+
     public ClusterSpec read(Path file) {
         return read(file.toString(), text(file));
     }
@@ -38,6 +41,11 @@ public final class SpecReader {
     public static String text(Path file) {
         byte[] bytes;
         try {
+            long size = Files.size(file);
+            if (size > MAX_BYTES) {
+                throw new RailyardException.Usage(file + " is " + String.format(java.util.Locale.ROOT, "%.1f MB", size / 1e6)
+                        + "; a spec is a few KB of YAML (at most 1 MiB): is it the right file?", SpecNode.HINT);
+            }
             bytes = Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
             throw new RailyardException.Usage("no spec file at " + file,
@@ -77,7 +85,7 @@ public final class SpecReader {
             // Duplicates are reported with both lines by SpecNode; aliases are few in a spec, bombs are refused.
             options.setAllowDuplicateKeys(true);
             options.setMaxAliasesForCollections(20);
-            options.setCodePointLimit(4 * 1024 * 1024);
+            options.setCodePointLimit(MAX_BYTES);
             root = new Yaml(options).compose(new StringReader(text));
         } catch (MarkedYAMLException e) {
             Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
@@ -92,7 +100,7 @@ public final class SpecReader {
             throw new RailyardException.Usage(source + ": the spec is empty; it needs at least cluster and nodes",
                     SpecNode.HINT);
         }
-        return new SpecMapper(source).map(new SpecNode(source, "", root));
+        return new SpecMapper(source).map(new SpecNode(new SpecProblems(source), source, "", root));
     }
 
     /** What SnakeYAML's terse problems usually mean in a hand-written spec. */

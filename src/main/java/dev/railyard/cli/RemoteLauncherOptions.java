@@ -5,6 +5,7 @@ import dev.railyard.cluster.BundleBuilder;
 import dev.railyard.cluster.Launcher;
 import dev.railyard.cluster.RemoteRailyard;
 import dev.railyard.cluster.SlurmLauncher;
+import dev.railyard.cluster.SshKeyFiles;
 import dev.railyard.cluster.SshLauncher;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.RailyardException;
@@ -33,6 +34,8 @@ public final class RemoteLauncherOptions {
     String railyardPath;
 
     public Launcher ssh(ClusterSpec spec, PrintWriter err) {
+        for (String w : SshKeyFiles.warnings(spec)) err.println("railyard: warning: " + w);
+        err.flush();
         return new SshLauncher(spec, railyard(err));
     }
 

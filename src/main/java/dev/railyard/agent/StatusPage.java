@@ -2,6 +2,7 @@ package dev.railyard.agent;
 
 import dev.railyard.model.Finding;
 import dev.railyard.model.Severity;
+import dev.railyard.report.Quantities;
 
 import java.util.List;
 import java.util.Map;
@@ -41,8 +42,8 @@ public final class StatusPage {
             h.append("<p id=\"stale\" class=\"STALE\">Sampling stalled: the last sample is ").append(age.get().toSeconds())
                     .append(" s old (stale after ").append(staleAfter.toSeconds()).append(" s). What follows is the last state known, not the node now.</p>");
         }
-        h.append("<p>").append(s.sampleCount()).append(" samples since ").append(s.startedAt());
-        s.sample().ifPresent(x -> h.append(", last at ").append(x.at()).append(" (").append(x.took().toMillis())
+        h.append("<p>").append(s.sampleCount()).append(" samples since ").append(Quantities.time(s.startedAt()));
+        s.sample().ifPresent(x -> h.append(", last at ").append(Quantities.time(x.at())).append(" (").append(x.took().toMillis())
                 .append(" ms, ").append(age.orElseThrow().toMillis()).append(" ms ago)"));
         if (s.slurm().enabled()) {
             h.append(". Slurm node ").append(esc(s.slurm().slurmNode())).append(": ")
@@ -57,7 +58,7 @@ public final class StatusPage {
         h.append("<h2>Components</h2><table id=\"components\"><tr><th>component</th><th>state</th><th>reason</th><th>since</th></tr>");
         for (ComponentHealth c : s.components()) {
             h.append("<tr class=\"").append(c.state()).append("\"><td>").append(esc(c.component())).append("</td><td>")
-                    .append(c.state()).append("</td><td>").append(esc(c.reason())).append("</td><td>").append(c.since())
+                    .append(c.state()).append("</td><td>").append(esc(c.reason())).append("</td><td>").append(Quantities.time(c.since()))
                     .append("</td></tr>");
         }
         h.append("</table>");

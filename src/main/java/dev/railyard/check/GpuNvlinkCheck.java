@@ -26,12 +26,16 @@ public final class GpuNvlinkCheck implements Check {
     public List<Finding> run(CheckInput in) {
         List<Gpu> gpus = in.inventory().gpu().gpus();
         long expected = gpus.stream().mapToLong(g -> active(g.nvlinks())).max().orElse(0);
+        // the bar comes from the GPUs whose links read: with none, there is no number to hold a GPU to
+        boolean anyRead = gpus.stream().anyMatch(g -> g.nvlinks() instanceof Reading.Present);
+        String bar = anyRead ? expected + " active links"
+                : "as many active links as the best-connected GPU (no GPU's links could be read)";
         List<Finding> out = new ArrayList<>();
         for (Gpu g : gpus) {
             String subject = g.subject();
             Reading<List<Gpu.NvLink>> r = g.nvlinks();
             if (!(r instanceof Reading.Present<List<Gpu.NvLink>>(List<Gpu.NvLink> links))) {
-                out.add(Finding.unknown(ID, subject, r, expected + " active links"));
+                out.add(Finding.unknown(ID, subject, r, bar));
                 continue;
             }
             long up = active(r);

@@ -50,11 +50,19 @@ public final class RdmaCountersCheck implements Check {
                 // i40iw and VFs print "N/A (no PMA)": there is nothing to judge, and that must show.
                 out.add(Finding.unknown(ID, p.ref(), p.counter(ERRORS.getFirst()), expected));
             } else if (!nonZero.isEmpty()) {
-                out.add(Finding.of(ID, Severity.WARN, p.ref(), String.join(", ", nonZero) + unreadText, expected,
-                        Fix.lines(Fix.note("reseat or replace the cable/transceiver on " + p.ref()
+                // perfquery speaks to an InfiniBand port's PMA through the subnet manager's MADs: on a RoCE port
+                // it fails, so there the counters are read where the kernel keeps them
+                String counters = "/sys/class/infiniband/" + p.device() + "/ports/" + p.port() + "/counters";
+                String fix = p.isEthernet()
+                        ? Fix.lines(Fix.note("reseat or replace the cable/transceiver on " + p.ref()
+                                        + " (RoCE: these counters clear only when the driver reloads), then watch whether "
+                                        + "they rise again"),
+                                "grep . " + ShellWord.of(counters) + "/*")
+                        : Fix.lines(Fix.note("reseat or replace the cable/transceiver on " + p.ref()
                                         + ", then clear the counters and watch whether they rise again"),
                                 "perfquery -x -C " + ShellWord.of(p.device()) + " -P " + p.port(),
-                                "perfquery -R -C " + ShellWord.of(p.device()) + " -P " + p.port())));
+                                "perfquery -R -C " + ShellWord.of(p.device()) + " -P " + p.port());
+                out.add(Finding.of(ID, Severity.WARN, p.ref(), String.join(", ", nonZero) + unreadText, expected, fix));
             } else if (!unread.isEmpty()) {
                 // the kernel creates the port's PMA counters together: one missing or garbled hides its value
                 out.add(Finding.of(ID, Severity.UNKNOWN, p.ref(), read + " error counters 0" + unreadText, expected, ""));

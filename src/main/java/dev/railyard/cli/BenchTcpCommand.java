@@ -228,6 +228,7 @@ public final class BenchTcpCommand implements Runnable {
          */
         private TcpResult runConnecting(ClientSettings settings, StopSignal signal, PrintWriter err, boolean text,
                                         long connectBy) throws IOException {
+            if (text) progress(err, TcpResultText.header(settings));
             while (true) {
                 try {
                     return switch (mode) {

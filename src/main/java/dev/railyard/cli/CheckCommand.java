@@ -74,7 +74,8 @@ public final class CheckCommand implements Callable<Integer> {
 
     @Option(names = "--slurm-healthcheck",
             description = "Run as Slurm's HealthCheckProgram, Prolog or Epilog (like NHC): a FAIL drains this node with a "
-                    + "reason starting 'railyard:'; a clean run resumes it if Railyard drained it. An admin's drain is left alone.")
+                    + "reason starting 'railyard:'; a clean run resumes it if Railyard drained it. An admin's drain is left alone. "
+                    + "As NHC, text output is one line when something was done and nothing when the node is healthy.")
     boolean slurmHealthcheck;
 
     @Option(names = "--slurm-node", paramLabel = "NAME",
@@ -149,6 +150,14 @@ public final class CheckCommand implements Callable<Integer> {
         List<Finding> findings = CheckRunner.only(CheckRunner.nodeChecks().run(input), only);
         List<NotJudged> notJudged = CheckCoverage.of(input);
         PrintWriter out = spec.commandLine().getOut();
+        if (slurmHealthcheck && format == OutputFormat.TEXT) {
+            // as NHC: Slurm logs what a HealthCheckProgram prints, so a healthy node says nothing and a sick one
+            // says in one line what was done about it
+            String done = healthcheck().act(findings);
+            if (ExitCodes.of(findings) != ExitCodes.OK || !done.endsWith("nothing to do")) out.println(done);
+            out.flush();
+            return ExitCodes.of(findings);
+        }
         out.print(switch (format) {
             case TEXT -> FindingsText.render(name, findings, notJudged, style != null ? style : Terminal.style());
             case JSON -> FindingsJson.render(name, findings, notJudged);

@@ -20,7 +20,7 @@ public final class InventoryText {
     public static String render(NodeInventory inv, TextStyle style) {
         StringBuilder out = new StringBuilder();
         out.append("Node ").append(ValueText.printable(inv.hostname())).append("  root ")
-                .append(ValueText.printable(inv.root())).append("  at ").append(inv.takenAt()).append('\n');
+                .append(ValueText.printable(inv.root())).append("  at ").append(Quantities.time(inv.takenAt())).append('\n');
         out.append("  OS ").append(ValueText.printable(ReadingText.of(inv.host().os())))
                 .append("  kernel ").append(ValueText.printable(ReadingText.of(inv.host().kernel()))).append('\n');
         out.append('\n');

@@ -8,12 +8,15 @@ import java.util.List;
 
 /**
  * Left-aligned columns, two spaces apart, trailing blanks trimmed; the first row is the header. A table wider than
- * the terminal wraps its widest cells onto more lines instead of running off the edge.
+ * the terminal wraps its widest cells onto more lines instead of running off the edge, at spaces where it can and
+ * inside a long word where it must.
  */
 final class TextTable {
 
     /** A column is not squeezed below this: narrower, a reading breaks after every word. */
     private static final int MIN_COLUMN = 12;
+    /** When whole words do not fit, columns give down to this, and their long words (MACs, addresses) break. */
+    private static final int MIN_BROKEN = 6;
 
     private final List<List<String>> rows = new ArrayList<>();
 
@@ -49,12 +52,16 @@ final class TextTable {
         int[] least = new int[columns];
         for (int c = 0; c < columns; c++) least[c] = Math.max(longestWord[c], Math.min(MIN_COLUMN, width[c]));
         fit(width, least, maxWidth - indent.length());
+        // still wider than the terminal: break long words inside their cells rather than let the terminal fold
+        // the whole line onto the next one
+        for (int c = 0; c < columns; c++) least[c] = Math.min(width[c], MIN_BROKEN);
+        fit(width, least, maxWidth - indent.length());
         List<List<String>> out = new ArrayList<>();
         for (List<String> r : rows) {
             List<List<String>> cells = new ArrayList<>();
             int height = 1;
             for (int c = 0; c < r.size(); c++) {
-                List<String> wrapped = r.get(c).length() <= width[c] ? List.of(r.get(c)) : Wrap.words(r.get(c), width[c]);
+                List<String> wrapped = r.get(c).length() <= width[c] ? List.of(r.get(c)) : Wrap.breaking(r.get(c), width[c]);
                 cells.add(wrapped);
                 height = Math.max(height, wrapped.size());
             }

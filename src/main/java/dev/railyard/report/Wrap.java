@@ -28,6 +28,19 @@ final class Wrap {
         return lines;
     }
 
+    /** {@link #words}, with a word longer than {@code width} broken into pieces of {@code width}: for table cells. */
+    static List<String> breaking(String text, int width) {
+        List<String> lines = new ArrayList<>();
+        for (String line : words(text, width)) {
+            while (line.length() > width) {
+                lines.add(line.substring(0, width));
+                line = line.substring(width);
+            }
+            lines.add(line);
+        }
+        return lines;
+    }
+
     /**
      * Every line of {@code text} longer than {@code width} wrapped, its continuations indented four spaces past the
      * line's own indent, so a long reading stays under its label.

@@ -181,7 +181,7 @@ class FixQuotingTest {
         assertThat(Found.one(out, "rdma.port.rate", DEV + ":1").remediation())
                 .endsWith("\ncat " + ShellWord.of("/sys/class/infiniband/" + DEV + "/ports/1/rate"));
         assertThat(Found.one(out, "rdma.counters", DEV + ":1").remediation())
-                .contains("\nperfquery -x -C " + ShellWord.of(DEV) + " -P 1\n");
+                .endsWith("\ngrep . " + ShellWord.of("/sys/class/infiniband/" + DEV + "/ports/1/counters") + "/*"); // RoCE
     }
 
     @Test

@@ -93,6 +93,23 @@ class GpuChecksTest {
     }
 
     @Test
+    void nvlinksThatNoGpuCouldReadAreUnknownWithoutAnInventedBar() {
+        Reading<List<Gpu.NvLink>> unread = Reading.failed("nvmlDeviceGetNvLinkState", "NVML_ERROR_UNKNOWN");
+        Gpu g0 = gpuWith(base(), base().temperatureC(), base().clockEvents(), base().ecc(), base().remappedRows(),
+                base().pcieLink(), unread);
+        Gpu g1 = gpu(1, "00000000:D8:00.0");
+        g1 = gpuWith(g1, g1.temperatureC(), g1.clockEvents(), g1.ecc(), g1.remappedRows(), g1.pcieLink(), unread);
+        List<Finding> out = new GpuNvlinkCheck().run(CheckInput.withoutSpec(withGpus(s1(), List.of(g0, g1))));
+        for (Finding f : out) {
+            assertThat(f.severity()).isEqualTo(Severity.UNKNOWN);
+            assertThat(f.expected()).doesNotContain("0 active links")
+                    .contains("as many active links as the best-connected GPU (no GPU's links could be read)");
+            assertThat(f.observed()).contains("NVML_ERROR_UNKNOWN");
+        }
+        assertThat(out).hasSize(2);
+    }
+
+    @Test
     void countAndDriverAgainstTheSpec() {
         ClusterSpec spec = s1Spec();
         ClusterSpec pinned = new ClusterSpec(spec.cluster(), spec.source(), spec.nodes(),

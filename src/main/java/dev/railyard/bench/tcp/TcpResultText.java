@@ -29,6 +29,15 @@ public final class TcpResultText {
                 iv.messages(), iv.avgOneWayMicros());
     }
 
+    /** The line before the interval lines, as iperf3 prints "Connecting to host ..." before its own. */
+    public static String header(ClientSettings s) {
+        String to = fmt("Connecting to host %s, port %d: ", s.server().getHostString(), s.server().getPort());
+        return switch (s.mode()) {
+            case BANDWIDTH -> to + fmt("%d stream(s), %s writes", s.streams(), bytes(s.msgSize()).trim());
+            case LATENCY -> to + fmt("%d B ping-pong", s.msgSize());
+        };
+    }
+
     public static String render(TcpResult result) {
         return switch (result) {
             case BandwidthResult b -> bandwidth(b);

@@ -93,6 +93,10 @@ class BenchTcpCliTest {
                     "--expect-gbps", "100000")).as("no loopback moves 100 Tb/s").isEqualTo(1);
             assertThat(out.toString()).contains("FAIL    bench.tcp.bw  127.0.0.1:" + port)
                     .contains("expected: >= 100000.00 Gb/s").contains("fix: # one stream rarely fills a fast link: try --streams 4");
+            String progress = err.toString();
+            assertThat(progress.indexOf("Connecting to host 127.0.0.1, port " + port + ": 1 stream(s), 128.00 KBytes writes"))
+                    .as("the header comes before the interval lines, as iperf3's does").isZero();
+            assertThat(progress).contains("\n[SUM] ");
 
             out.getBuffer().setLength(0);
             assertThat(run("bench", "tcp", "client", "127.0.0.1", "--port", port, "--mode", "latency",

@@ -81,6 +81,7 @@ public final class BundleCommand implements Callable<Integer> {
         }
         try {
             Files.copy(bundle.tarball(), target, StandardCopyOption.REPLACE_EXISTING);
+            BundleBuilder.readableByAll(target);
             PrintWriter w = spec.commandLine().getOut();
             w.printf("wrote %s: bundle %s, %.1f MB (kept in %s)%n", target, bundle.hash(),
                     Files.size(target) / 1e6, bundle.tarball().getParent());

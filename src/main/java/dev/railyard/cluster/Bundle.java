@@ -9,6 +9,7 @@ import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -23,8 +24,14 @@ public record Bundle(Path tarball, String hash) {
         if (!HASH.matcher(hash).matches()) throw new IllegalArgumentException("not a bundle hash: " + hash);
     }
 
-    /** A tarball made earlier by {@code railyard bundle}, named on nodes by a hash of the file itself. */
+    /**
+     * A tarball made earlier by {@code railyard bundle}: named on nodes by the hash its BUNDLE file states, the one
+     * validate's own bundle of the same build has, so nodes keep one copy of it whichever way it came; a tarball
+     * without one is named by a hash of the file itself.
+     */
     public static Bundle fromFile(Path tarball) {
+        Optional<String> stated = statedHash(tarball);
+        if (stated.isPresent()) return new Bundle(tarball.toAbsolutePath(), stated.get());
         try (InputStream in = new DigestInputStream(Files.newInputStream(tarball),
                 MessageDigest.getInstance("SHA-256"))) {
             in.transferTo(java.io.OutputStream.nullOutputStream());
@@ -35,5 +42,34 @@ public record Bundle(Path tarball, String hash) {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The hash on the first line of the tarball's BUNDLE file ("railyard bundle HASH"), read without unpacking. */
+    static Optional<String> statedHash(Path tarball) {
+        try (InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(tarball), 1 << 16)) {
+            byte[] header = new byte[512];
+            while (in.readNBytes(header, 0, 512) == 512 && header[0] != 0) {
+                String name = field(header, 0, 100);
+                long size = Long.parseLong(field(header, 124, 12).strip().isEmpty() ? "0" : field(header, 124, 12).strip(), 8);
+                long padded = (size + 511) / 512 * 512;
+                if ((name.equals("BUNDLE") || name.equals("./BUNDLE")) && size < 4096) {
+                    String text = new String(in.readNBytes((int) size), java.nio.charset.StandardCharsets.UTF_8);
+                    java.util.regex.Matcher m = STATED.matcher(text.lines().findFirst().orElse(""));
+                    return m.matches() ? Optional.of(m.group(1)) : Optional.empty();
+                }
+                in.skipNBytes(padded);
+            }
+            return Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty(); // not a gzip'd tar of ours: the file's own hash names it
+        }
+    }
+
+    private static final Pattern STATED = Pattern.compile("railyard bundle ([0-9a-f]{16,64})");
+
+    private static String field(byte[] header, int at, int length) {
+        int end = at;
+        while (end < at + length && header[end] != 0) end++;
+        return new String(header, at, end - at, java.nio.charset.StandardCharsets.US_ASCII);
     }
 }

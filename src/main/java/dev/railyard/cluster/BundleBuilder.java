@@ -137,6 +137,7 @@ public final class BundleBuilder {
                 run(List.of("tar", "-czf", partial.toString(), "--owner=0", "--group=0", "--numeric-owner",
                         "-C", stage.toString(), "."), "tar");
                 Files.move(partial, tarball, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                readableByAll(tarball);
             } finally {
                 deleteTree(stage);
             }
@@ -168,10 +169,19 @@ public final class BundleBuilder {
             argv.addAll(List.of("BUNDLE", "app", "bin", "runtime"));
             run(argv, "tar");
             Files.move(partial, tarball, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            readableByAll(tarball);
             return Optional.of(new Bundle(tarball, hash));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot pack the running bundle " + root, e);
         }
+    }
+
+    /**
+     * 0644, as tar and cp leave a file: the temporary file it was written as is 0600, and a bundle copied to a shared
+     * directory for other users (--bundle, --railyard-path) must be readable by them. It holds no secret.
+     */
+    public static void readableByAll(Path file) throws IOException {
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
     }
 
     private void stage(Path stage, List<Path> classPath, String hash, Path jlink) throws IOException {

@@ -203,10 +203,16 @@ public final class AgentCommand implements Callable<Integer> {
             out.println(s.node() + ": " + s.health());
             s.components().stream().filter(c -> c.state() != dev.railyard.agent.HealthState.HEALTHY)
                     .forEach(c -> out.println("  " + c.state() + "  " + c.component() + "  " + c.reason()
-                            + (c.action().isEmpty() ? "" : "\n    fix: " + c.action())));
+                            + (c.action().isEmpty() ? "" : "\n" + fixLines(c.action()))));
         }
         out.flush();
         return s.health() == dev.railyard.agent.HealthState.UNHEALTHY ? ExitCodes.FAIL_FINDING : ExitCodes.OK;
+    }
+
+    /** A multi-line fix under its "fix:" label, every line at the same indent, as check prints fixes. */
+    static String fixLines(String action) {
+        String pad = "         ";
+        return "    fix: " + String.join("\n" + pad, action.lines().toList());
     }
 
     /**

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The agent's footprint beside Debian's prometheus-node-exporter on the same tree, in one run (issue 10's goals:
+# The agent's footprint beside Debian's prometheus-node-exporter on the same tree, in one run (the goals:
 # RSS <= 96 MB, CPU <= 1 % of a core at 1 s sampling of 8 GPUs + 8 ports, /metrics p99 <= 20 ms at 50 req/s).
 # The tree is the real gpud H100 capture (8 ConnectX-7 NDR ports + a BlueField bond) with the eight-GPU fake NVML.
 #   scripts/agent-footprint.sh [IDLE_SECONDS [LOAD_SECONDS]]     (defaults 60 and 20)

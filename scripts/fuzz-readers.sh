@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13's reader mutation fuzzer at benchmark size: seeded mutants of the eight real node trees of the test
+# The reader mutation fuzzer at benchmark size: seeded mutants of the eight real node trees of the test
 # corpus (random bytes, empty, huge, non-UTF-8, out-of-range numbers, "N/A", deleted, directory, FIFO, symlink loop,
 # dangling and escaping symlinks), each run through every collector, node check and report. CI runs 240 mutants;
 # this runs as many as asked, once per seed, and prints the fuzzer's summary line (mutants, time, violations).

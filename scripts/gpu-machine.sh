@@ -176,7 +176,7 @@ phase_agent() {
   "$java" -Xlog:disable -XX:+UseSerialGC -jar "$jar" agent --once >"$logs/agent-once.txt" 2>&1; echo "rc=$?" >>"$logs/agent-once.txt"
 }
 
-# issue 10's footprint benchmark on this machine's quiet cores: the agent over the real H100 tree with the eight-GPU
+# the agent's footprint benchmark on this machine's quiet cores: the agent over the real H100 tree with the eight-GPU
 # fake NVML beside Debian's node_exporter (carried xz-packed as .device/prometheus-node-exporter.xz), in one run.
 phase_footprint() {
   [ -x "$dev/prometheus-node-exporter" ] || xz -dc "$dev/prometheus-node-exporter.xz" >"$dev/prometheus-node-exporter" && chmod +x "$dev/prometheus-node-exporter"
@@ -208,7 +208,7 @@ phase_netbin() {
   { ip -V; ssh -V; /usr/sbin/sshd -V; } >"$logs/netbin.txt" 2>&1
 }
 
-# issue 7's all-pairs sweep benchmark on this machine's cores (the VM has 2): 8 namespace hosts with their own sshd.
+# validate's all-pairs sweep benchmark on this machine's cores (the VM has 2): 8 namespace hosts with their own sshd.
 # No jlink or Maven here: ./railyard runs the carried jar (target/ made from .device/app, the runtime found as a JDK 25
 # under /usr/lib/jvm), and the hosts run that same ./railyard through --railyard-path.
 phase_sweep() {

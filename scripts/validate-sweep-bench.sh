@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The all-pairs sweep benchmark of issue 7: validate --launcher ssh over N namespace hosts (default 8, each with its
+# validate's all-pairs sweep benchmark: validate --launcher ssh over N namespace hosts (default 8, each with its
 # own sshd, data links capped at RATE) against one pair test (the same cluster cut to h1 and h2), alternating, REPS
 # times, in one run. Prints per run the pair stage's wall time (first pair started to last pair ended, from
 # report.json), the rounds, the pairs' elapsed times, and the goal's ratio: sweep / ((N-1) x one pair).

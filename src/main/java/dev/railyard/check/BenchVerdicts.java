@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
-/** Turns parsed benchmark results into the bench.* findings of PRODUCT.md. Pure: no I/O. */
+/** Turns parsed benchmark results into the bench.* findings (CheckId). Pure: no I/O. */
 public final class BenchVerdicts {
 
     public static final String RDMA_BW = CheckId.BENCH_RDMA_BW.id();

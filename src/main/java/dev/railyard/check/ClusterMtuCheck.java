@@ -15,7 +15,7 @@ import java.util.Optional;
 
 /**
  * cluster.mtu: both ends of every link on a network must agree, and with the spec's MTU when it gives one. A jumbo
- * frame sent to a 1500-byte peer is dropped silently: RDMA connects, then stalls (seed 002).
+ * frame sent to a 1500-byte peer is dropped silently: RDMA connects, then stalls.
  */
 public final class ClusterMtuCheck implements ClusterCheck {
 

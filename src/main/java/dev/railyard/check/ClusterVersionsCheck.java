@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
 
 /**
  * cluster.versions: the GPU driver, CUDA, NCCL and each HCA's firmware must be the same on every node; NCCL ranks of
- * different versions can hang at init, and a mixed driver fleet is how one node ends up slow (seed 004). The odd
+ * different versions can hang at init, and a mixed driver fleet is how one node ends up slow. The odd
  * nodes out are named against the version most nodes run.
  */
 public final class ClusterVersionsCheck implements ClusterCheck {

@@ -11,7 +11,7 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * host.cpu.governor: every CPU on the "performance" governor. A WARN, not a FAIL: seed 001 notes RDMA results stay
+ * host.cpu.governor: every CPU on the "performance" governor. A WARN, not a FAIL: RDMA results stay
  * valid because RDMA is offloaded, but perftest prints "Conflicting CPU frequency values" and TCP/NCCL proxies slow.
  */
 public final class CpuGovernorCheck implements Check {

@@ -15,7 +15,7 @@ import java.util.Optional;
 /**
  * rdma.netdev.mtu (RoCE netdev below 9000 / the spec's MTU; IPoIB not connected mode with 65520 when the spec asks)
  * and rdma.netdev.address (a fabric netdev without its spec address, or down). Fabric netdevs are the spec's bound
- * ones, or without a spec those carrying an ACTIVE RDMA port (unused NICs may be down on purpose, seed 002).
+ * ones, or without a spec those carrying an ACTIVE RDMA port (unused NICs may be down on purpose).
  */
 public final class FabricNetdevCheck implements Check {
 

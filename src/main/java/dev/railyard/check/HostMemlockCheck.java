@@ -8,7 +8,7 @@ import dev.railyard.model.Severity;
 
 import java.util.List;
 
-/** host.memlock: RDMA pins memory; a finite RLIMIT_MEMLOCK makes ibv_reg_mr (and NCCL over IB/RoCE) fail (seed 002). */
+/** host.memlock: RDMA pins memory; a finite RLIMIT_MEMLOCK makes ibv_reg_mr (and NCCL over IB/RoCE) fail. */
 public final class HostMemlockCheck implements Check {
 
     static final String ID = CheckId.HOST_MEMLOCK.id();

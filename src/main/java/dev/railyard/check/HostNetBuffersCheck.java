@@ -9,7 +9,7 @@ import dev.railyard.model.Severity;
 import java.util.ArrayList;
 import java.util.List;
 
-/** host.net.buffers: net.core.rmem_max / wmem_max at least 268435456 (seed 002), or the spec's expect value. */
+/** host.net.buffers: net.core.rmem_max / wmem_max at least 268435456 (256 MiB, what RDMA and TCP tuning guides give 100G links), or the spec's expect value. */
 public final class HostNetBuffersCheck implements Check {
 
     static final String ID = CheckId.HOST_NET_BUFFERS.id();

@@ -14,8 +14,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * host.module.rdma: an RDMA-capable NIC on PCI with no RDMA device ("No RDMA devices found" -> modprobe mlx4_ib,
- * seed 000). host.module.peermem: GPUs and RDMA ports but no nvidia_peermem, so no GPUDirect RDMA (seeds 002, 003).
+ * host.module.rdma: an RDMA-capable NIC on PCI with no RDMA device ("No RDMA devices found" until modprobe mlx4_ib or
+ * mlx5_ib). host.module.peermem: GPUs and RDMA ports but no nvidia_peermem, so no GPUDirect RDMA: NCCL copies through host memory.
  */
 public final class KernelModuleCheck implements Check {
 

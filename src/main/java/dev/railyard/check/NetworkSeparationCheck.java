@@ -14,7 +14,7 @@ import java.util.Optional;
 /**
  * cluster.network.separation: compute traffic must not share the management network: not the same subnet, not the
  * same netdev, not an address inside the management subnet. A 1 GbE management port carrying NCCL turns a 200 Gb/s
- * all-reduce into a crawl, and heavy traffic there cuts off ssh and Slurm (seed 004).
+ * all-reduce into a crawl, and heavy traffic there cuts off ssh and Slurm.
  */
 public final class NetworkSeparationCheck implements ClusterCheck {
 

@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * topo.rail: fewer fabric rails (RDMA ports on compute networks) than GPUs means GPUs share a NIC and inter-node
- * bandwidth per GPU drops (seed 001's two rails for two V100s; seed 004's single HDR HCA for 8 H100s).
+ * bandwidth per GPU drops (two rails for two GPUs keep each GPU's share; one HDR HCA for 8 H100s gives each an eighth).
  */
 public final class RailCountCheck implements Check {
 

@@ -11,7 +11,7 @@ import java.util.List;
 
 /**
  * rdma.lag: an RDMA netdev in a bond (or a bond carrying RDMA ports, mlx5_bond_0). One RDMA flow (one QP) uses one
- * member link, so a 2x40G LAG gives a single job 40G; seed 001 runs two separate rails instead.
+ * member link, so a 2x40G LAG gives a single job 40G; two separate rails give it both.
  */
 public final class RdmaLagCheck implements Check {
 

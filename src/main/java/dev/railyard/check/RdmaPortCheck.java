@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
 /**
  * rdma.port.state (not ACTIVE; INIT on InfiniBand means no subnet manager), rdma.port.phys (not LinkUp: Polling means
  * no cable or no peer) and rdma.ib.sm (an InfiniBand link that is up but has sm_lid 0). Ports the spec binds must be
- * up (FAIL); without a spec a DOWN port may just be unused (seed 002 cables 1 of 4), so it is a WARN. A port the spec
+ * up (FAIL); without a spec a DOWN port may just be unused (a fabric may cable 1 port of 4), so it is a WARN. A port the spec
  * binds that is not on the node at all is an rdma.port.state FAIL naming the likely cause (an RDMA driver not loaded).
  */
 public final class RdmaPortCheck implements Check {

@@ -14,7 +14,7 @@ import java.util.Optional;
 
 /**
  * rdma.port.rate: an active port's rate below the spec's network rate (10 Gb/sec on a 40G link: the bad QSFP+ DAC of
- * seed 000). Without a spec the port's maximum is unknown, so only a narrower width or lower rate than a sibling port
+ * a 40G port at 10G). Without a spec the port's maximum is unknown, so only a narrower width or lower rate than a sibling port
  * of the same device is judged; anything else is INFO.
  */
 public final class RdmaRateCheck implements Check {

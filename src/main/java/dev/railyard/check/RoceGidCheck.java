@@ -18,7 +18,7 @@ import java.util.Optional;
 
 /**
  * rdma.roce.gid: every RoCE port needs a RoCE v2 GID for its IPv4 address; the finding names the GID index to pass
- * to perftest ("Unable to find GID" -> --gid-index, seed 000: index 2 = RoCE v2 ::ffff:10.0.0.1 on mlx4_0:2).
+ * to perftest ("Unable to find GID" -> --gid-index: index 2 = RoCE v2 ::ffff:10.0.0.1 on mlx4_0:2, for example).
  */
 public final class RoceGidCheck implements Check {
 

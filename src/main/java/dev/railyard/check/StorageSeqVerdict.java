@@ -7,8 +7,8 @@ import dev.railyard.model.FioJob;
 import dev.railyard.model.Severity;
 
 /**
- * bench.storage.seq: a sequential fio job against the bandwidth the disk should give (seed 001 measured about
- * 2100 MiB/s write and 1800-2400 MiB/s read on its NVMe drives). Below the floor is a FAIL.
+ * bench.storage.seq: a sequential fio job against the bandwidth the disk should give (a PCIe Gen3 NVMe
+ * drive gives about 2100 MiB/s write and 1800-2400 MiB/s read). Below the floor is a FAIL.
  */
 public record StorageSeqVerdict(double minimumMiBps) {
 

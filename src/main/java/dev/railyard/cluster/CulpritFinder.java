@@ -149,7 +149,7 @@ public final class CulpritFinder {
     }
 
     /**
-     * The link rate a bandwidth looks like it trained at, when that is a standard rate below the line rate: seed 000's
+     * The link rate a bandwidth looks like it trained at, when that is a standard rate below the line rate:
      * ~1139 MB/s (9.6 Gb/s) on a 40G port is a link that negotiated 10G.
      */
     static Optional<Double> trainedDownTo(double gbps, double lineRate, boolean rdma) {

@@ -21,7 +21,7 @@ import java.util.OptionalDouble;
 /**
  * Judges pair results against their bar. RDMA bandwidth has an absolute one (expect.rdma_bw_efficiency x the
  * network's rate_gbps, a data rate) and RDMA latency expect.rdma_latency_us. TCP has no absolute expectation (TCP on
- * a 40G RoCE link reaches about 27 Gb/s, seed 001), so it is judged against the fleet: bandwidth below half the
+ * a 40G RoCE link reaches about 27 Gb/s: the kernel's copies, not the link, set it), so it is judged against the fleet: bandwidth below half the
  * median of that network's pairs, latency above k x the median. The bars come from first attempts only, so a retest
  * is held to the same bar. Pure.
  */

@@ -82,7 +82,7 @@ final class PairStage {
 
     /**
      * --quick proves each link with one bandwidth test: RDMA where both ends have an RDMA port bound, else TCP.
-     * --full adds the latencies and TCP beside RDMA (seed 001 compares them).
+     * --full adds the latencies and TCP beside RDMA (a person comparing the fabric's kinds of traffic wants all three).
      */
     static List<PairKind> kinds(ClusterSpec.Network n, List<String> nodes, boolean full) {
         boolean rdma = nodes.stream().allMatch(name -> n.bind().get(name).rdma().isPresent());

@@ -70,7 +70,7 @@ public record IbvDevinfoRecogniser() implements Recogniser {
                                 "RoCE active_mtu " + p.activeMtu() + ": the netdev MTU is 1500 or less, so RDMA "
                                         + "messages go out in 1 KiB packets",
                                 mtuFix(d.hcaId(), p.number()),
-                                n, text.line(n), "issue 9"));
+                                n, text.line(n), "ibv_devinfo"));
                     }
                     continue;
                 }

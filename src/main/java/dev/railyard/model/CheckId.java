@@ -5,7 +5,7 @@ import java.util.Optional;
 
 /**
  * Every finding ID Railyard emits, with when it fires: the one list checks, bench verdicts and diagnose take their
- * IDs from (PRODUCT.md's check catalog, kept stable, plus the IDs added since). Users filter on these (check --only)
+ * IDs from. Users filter on these (check --only)
  * and dashboards key on them, so an ID is never renamed in place.
  */
 public enum CheckId {
@@ -42,7 +42,7 @@ public enum CheckId {
     BENCH_NCCL_BUSBW("bench.nccl.busbw", "large-message busbw below expected; #wrong > 0; NET/Socket used where IB/RoCE expected"),
     BENCH_STORAGE_SEQ("bench.storage.seq", "sequential read/write below expected"),
 
-    // Added since PRODUCT.md's initial table, as the seeds and real output showed them.
+    // The benchmark, cluster and agent IDs.
     BENCH_GPU_PCIE("bench.gpu.pcie", "host-device copy bandwidth far below the GPU's PCIe slot (the link trained down)"),
     BENCH_TCP_BW("bench.tcp.bw", "railyard's TCP bandwidth below the spec's expect.tcp_gbps"),
     BENCH_TCP_LAT("bench.tcp.lat", "railyard's TCP one-way latency above the spec's expect.tcp_latency_us"),
@@ -69,7 +69,7 @@ public enum CheckId {
         return id;
     }
 
-    /** When a finding with this ID is not a PASS, in PRODUCT.md's words (backticks dropped). */
+    /** When a finding with this ID is not a PASS: the condition, in one line, as help and docs show it. */
     public String firesWhen() {
         return firesWhen;
     }

@@ -102,7 +102,7 @@ public record ClusterSpec(
 
     /**
      * A machine: {@code address} is how to reach it (management IPv4 or a resolvable host name). {@code osFamily}
-     * decides how network files are rendered; {@code disableNetdevs} are NICs that must stay down (seed 002);
+     * decides how network files are rendered; {@code disableNetdevs} are NICs that must stay down (a fabric cabled on fewer ports than the card has);
      * {@code ssh} is its own ssh section (what it sets wins over the spec's).
      */
     public record Node(String name, String address, Optional<String> bmc, Optional<Gpus> gpus, OsFamily osFamily,

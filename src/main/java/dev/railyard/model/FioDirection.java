@@ -4,7 +4,7 @@ import java.util.OptionalDouble;
 
 /**
  * One direction (read or write) of a fio job. fio reports bandwidth in KiB/s; {@link #megabytesPerSecond()} is
- * 10^6 bytes/s and {@link #mebibytesPerSecond()} is what fio's own text output (and seed 001) calls MiB/s.
+ * 10^6 bytes/s and {@link #mebibytesPerSecond()} is what fio's own text output calls MiB/s (and what people quote from it).
  * Completion-latency percentiles are empty when fio was run without them.
  */
 public record FioDirection(long bandwidthKiBps, double iops, long ioBytes, OptionalDouble clatMeanUs,

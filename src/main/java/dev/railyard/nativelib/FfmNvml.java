@@ -94,13 +94,12 @@ public final class FfmNvml implements AutoCloseable {
     /**
      * Rehearses the reads ({@link NvmlFunctions#rehearsal()}) on another thread while this one goes on into
      * nvmlInit_v2, which waits in the driver: on one GPU that wait is longer than the rehearsal, and the real reads
-     * after it then run without first-use costs (1 x H100: inventory 141 -> 134 ms median, docs/benchmarks.md run
-     * 20). The rehearsal's result is thrown away. Then nvmlErrorString's handle is built, for the first read that
-     * fails (run 31).
+     * after it then run without first-use costs (1 x H100: inventory 141 -> 134 ms median, docs/benchmarks.md). The
+     * rehearsal's result is thrown away. Then nvmlErrorString's handle is built, for the first read that fails.
      *
      * <p>{@link #open} waits for it before it goes on, so no rehearsal outlives the call that started it: when a
      * library's arena is closed (an init failure, a quick session), nothing else is running on its functions. On a
-     * GPU the wait cost nothing measurable (1 x H200, run 33: 134 ms median with it, 137 without). A build that let
+     * GPU the wait costs nothing measurable (1 x H200: 134 ms median with it, 137 without). A build that let
      * it run on had a CI test JVM abort in the fake NVML's tests, where init fails at once and the arena was closed
      * while the rehearsal still ran (the CI log kept no crash report, so that overlap is the suspect, not a proven
      * cause).

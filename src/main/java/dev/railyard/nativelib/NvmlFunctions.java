@@ -154,7 +154,7 @@ final class NvmlFunctions {
      * Builds nvmlErrorString's handle, a second call shape, without calling it: the first failed read would otherwise
      * pay for it on the longest path (PCIe and GeForce cards answer NOT_SUPPORTED for some fields; the fake NVML's
      * such GPU: reads 19.2 -> 10.4 ms median). The rehearsal's thread does this beside nvmlInit_v2; on a GPU where
-     * every field answers it cost nothing measurable (docs/benchmarks.md run 31).
+     * every field answers it costs nothing measurable (inventory's start-up in docs/benchmarks.md).
      */
     void prepareErrorString() {
         errorStringHandle();

@@ -8,8 +8,8 @@ import java.util.Optional;
 
 /**
  * The α-β model of all-reduce time. Both algorithms move 2(p-1)/p of the message over the bottleneck link, which
- * across nodes is the node's NICs (seed 004: one HDR HCA for 8 GPUs caps busbw at 25 GB/s, the figure its
- * all_reduce_perf example shows); the ring pays 2(p-1) latencies, the tree 2·log2(p). A measured busbw replaces
+ * across nodes is the node's NICs (one HDR HCA for 8 GPUs caps busbw at 25 GB/s, what all_reduce_perf shows on such
+ * nodes); the ring pays 2(p-1) latencies, the tree 2·log2(p). A measured busbw replaces
  * the modelled bandwidth and the output says so.
  */
 public record AllreducePlan(int gpus, int gpusPerNode, double bytes, Fabric fabric, int nicsPerNode,

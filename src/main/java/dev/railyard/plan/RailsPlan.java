@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A rail-optimised fabric (seed 001): rail r joins NIC r of every node. Two nodes need no switch (back to back);
+ * A rail-optimised fabric (each GPU's NIC on its own rail, so GPU r talks to GPU r of every node in one hop): rail r joins NIC r of every node. Two nodes need no switch (back to back);
  * up to radix nodes need one leaf switch per rail; beyond that each rail is a non-blocking two-tier fat tree
  * (half of each leaf's ports down, half up) over a shared spine layer.
  */

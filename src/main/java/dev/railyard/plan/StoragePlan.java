@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The read throughput training needs (seed 004): bytes per step (given, or GPUs × tokens × batch × bytes per token)
+ * The read throughput training needs, so storage is sized before GPUs wait on it: bytes per step (given, or GPUs × tokens × batch × bytes per token)
  * × reads per step × steps per second, per node and for all nodes, against a measured storage bench.
  */
 public record StoragePlan(int nodes, Optional<Double> bytesPerStep, int gpusPerNode, long tokens, int batch,

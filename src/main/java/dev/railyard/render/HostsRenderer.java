@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 
 /**
  * etc/hosts: every node by its name on the management address, and by NAME-NETWORK on each fabric address
- * (seed 002's spark-01-mesh), so ssh, MPI and NCCL's bootstrap resolve fabric names without DNS. A managed block:
+ * (such as spark-01-mesh for a node's direct-attached link), so ssh, MPI and NCCL's bootstrap resolve fabric names without DNS. A managed block:
  * people keep their own lines in /etc/hosts (a NAS, a licence server), and apply merges the block among them.
  */
 public final class HostsRenderer implements Renderer {

@@ -4,9 +4,9 @@ import java.util.List;
 
 /**
  * etc/modules-load.d/railyard-gpudirect.conf: nvidia-peermem at boot on nodes with GPUs and an RDMA binding, so
- * NCCL can use GPUDirect RDMA (seeds 002, 003). Seed 002 tried both {@code nv_peer_mem} (the retired MLNX_OFED
- * module) and {@code nvidia-peermem} from a script with errors sent to /dev/null; only the second exists with
- * current drivers, and systemd-modules-load logs it if it fails.
+ * NCCL can use GPUDirect RDMA. Bring-up scripts often load both {@code nv_peer_mem} (the retired MLNX_OFED
+ * module) and {@code nvidia-peermem} with errors sent to /dev/null; only the second exists with current drivers,
+ * and systemd-modules-load logs it if it fails.
  */
 public final class KernelModulesRenderer implements Renderer {
 

@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * etc/security/limits.d/90-railyard-memlock.conf: unlimited locked memory, which RDMA memory registration needs.
- * A drop-in rather than seed 002's {@code tee -a /etc/security/limits.conf}, which appends the lines again on
+ * A drop-in rather than {@code tee -a /etc/security/limits.conf}, which appends the lines again on
  * every run and cannot be removed cleanly.
  */
 public final class LimitsRenderer implements Renderer {

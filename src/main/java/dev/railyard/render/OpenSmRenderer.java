@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * opensm.conf for the node a network names as its {@code subnet_manager}: an unmanaged switch (seed 003's IS5022)
+ * opensm.conf for the node a network names as its {@code subnet_manager}: an unmanaged switch (an IS5022, say)
  * runs none, and without one every port stays INIT with sm_lid 0. Debian and Ubuntu read etc/opensm/opensm.conf,
  * RHEL's rdma-core packaging etc/rdma/opensm.conf.
  */

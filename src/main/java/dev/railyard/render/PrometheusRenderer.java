@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * etc/prometheus/railyard.yml: a complete Prometheus configuration that scrapes every node's agent, each target
- * labelled with its node and cluster (seed 003's DCGM-to-Grafana wish, seed 004's monitoring server).
+ * labelled with its node and cluster (so one Prometheus and Grafana see every node's GPUs and ports).
  */
 public final class PrometheusRenderer implements Renderer {
 

@@ -6,8 +6,8 @@ import dev.railyard.model.ClusterSpec.Role;
 import java.util.List;
 
 /**
- * etc/ssh/ssh_config.d/railyard.conf: a Host entry per node and per fabric name (seed 002's ~/.ssh/config entries
- * for spark-01-mesh). A drop-in that Debian's, Ubuntu's and RHEL's ssh_config include, so no user's own
+ * etc/ssh/ssh_config.d/railyard.conf: a Host entry per node and per fabric name (the entries people otherwise
+ * keep by hand in ~/.ssh/config for a fabric name such as spark-01-mesh). A drop-in that Debian's, Ubuntu's and RHEL's ssh_config include, so no user's own
  * ~/.ssh/config is rewritten. Every local user reads it, so it holds addresses only: the spec's ssh user goes in a
  * {@code Match localuser} block (the seed kept {@code User geo} in that user's own config; here root would
  * otherwise log in to every node as geo).

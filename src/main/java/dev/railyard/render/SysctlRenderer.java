@@ -3,9 +3,9 @@ package dev.railyard.render;
 import java.util.List;
 
 /**
- * etc/sysctl.d/90-railyard-rdma.conf: socket buffer ceilings (seed 002: 268435456, the spec's
- * {@code expect.net_buffer_bytes}). systemd-sysctl applies it at every boot, which is all that seed 002's
- * rdma-optimize.service did with {@code sysctl -w} a second time.
+ * etc/sysctl.d/90-railyard-rdma.conf: socket buffer ceilings (268435456 unless the spec's
+ * {@code expect.net_buffer_bytes} says otherwise). systemd-sysctl applies it at every boot, so no one-shot unit that
+ * runs {@code sysctl -w} again is needed.
  */
 public final class SysctlRenderer implements Renderer {
 

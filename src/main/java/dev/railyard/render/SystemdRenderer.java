@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * systemd units: the railyard agent, a oneshot that keeps the spec's unused NICs down (seed 002), and a slurmd
+ * systemd units: the railyard agent, a oneshot that keeps the spec's unused NICs down (a NIC that comes up on its own steals routes), and a slurmd
  * drop-in for unlimited locked memory when the cluster runs Slurm and the node's installed slurmd.service does not
  * set it already (Slurm's own unit, which Debian and RHEL ship, does; render without a root leaves it out).
  */

@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Two runs side by side, per network, kind and pair, with the change in percent — seed 001's back-to-back versus
- * with-switch table, made from stored runs instead of by hand. Each pair's value is its last attempt (the one
+ * Two runs side by side, per network, kind and pair, with the change in percent: the before-and-after table
+ * people make by hand around a fabric change (cables back to back, then through a switch), made from stored runs. Each pair's value is its last attempt (the one
  * judged); each network and kind also gets a median row, the line a person reads first.
  */
 public record RunComparison(Side a, Side b, List<Row> rows) {

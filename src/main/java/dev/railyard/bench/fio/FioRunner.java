@@ -11,7 +11,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Runs seed 001's sequential jobs: 1 MiB blocks, O_DIRECT (so the page cache does not flatter the disk), one job,
+ * Runs the classic NVMe bring-up's sequential jobs: 1 MiB blocks, O_DIRECT (so the page cache does not flatter the disk), one job,
  * time-limited, with --output-format=json.
  */
 public final class FioRunner {

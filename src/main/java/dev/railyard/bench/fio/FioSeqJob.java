@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * One of seed 001's sequential jobs with the knobs `bench storage` exposes: size, time limit, block size and
+ * One of the classic NVMe bring-up's sequential jobs with the knobs `bench storage` exposes: size, time limit, block size and
  * O_DIRECT (off only where the filesystem refuses it, such as tmpfs, since the page cache flatters the disk).
  */
 public record FioSeqJob(FioRunner.Pattern pattern, Path file, String size, int runtimeSeconds, String blockSize,

@@ -7,7 +7,7 @@ import dev.railyard.platform.CommandRunner;
 import java.time.Duration;
 import java.util.List;
 
-/** Runs iperf3 as seed 001 does (server bound to the RDMA-network address, one client), with --json. */
+/** Runs iperf3 as a fabric bring-up does (server bound to the RDMA-network address, one client), with --json. */
 public final class Iperf3Runner {
 
     private final CommandRunner runner;

@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 
 /**
  * Parses iperf3's plain-text output as users paste it: client or server side, TCP (Retr column) or UDP (jitter and
- * Lost/Total), one stream or [SUM] rows, --bidir role columns ([TX-C], [RX-S]), and the summary only (seed 001).
+ * Lost/Total), one stream or [SUM] rows, --bidir role columns ([TX-C], [RX-S]), and the summary only (what people paste).
  * Lines after the "- - -" separator, or labelled sender/receiver, are the summary. Without one, the run was cut
  * short and the median interval stands for the rate: the last interval is whatever it was when the paste ended.
  */
@@ -88,7 +88,7 @@ public final class Iperf3TextParser {
                 || summary.stream().anyMatch(r -> r.id().equals("SUM"));
         List<Row> iv = new ArrayList<>(intervals.stream().filter(r -> !sums || r.id().equals("SUM")).toList());
         List<Row> sm = new ArrayList<>(summary.stream().filter(r -> !sums || r.id().equals("SUM")).toList());
-        if (sm.isEmpty() && spansTheRun(iv)) sm.add(iv.removeLast()); // seed 001 pasted only the summary line
+        if (sm.isEmpty() && spansTheRun(iv)) sm.add(iv.removeLast()); // a paste of the summary line alone
         Row sender = last(sm, "sender", "TX"), receiver = last(sm, "receiver", "RX");
         if (sender == null && receiver == null && !sm.isEmpty()) sender = sm.getLast();
         boolean hasSummary = sender != null || receiver != null;

@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
 /**
  * The RDMA port, GID index and NUMA node one side of a perftest pair uses, chosen from the inventory the way the
  * seeds choose them by hand: the port whose netdev is on the peer's subnet (or the only ACTIVE one), and on RoCE
- * the RoCE v2 GID that carries the netdev's IPv4 address (seed 000: mlx4_0 port 2, 10.0.0.1, index 2).
+ * the RoCE v2 GID that carries the netdev's IPv4 address (mlx4_0 port 2 with 10.0.0.1: index 2, for example).
  * {@code reason} says in words why, so the user can tell a wrong guess from a wrong cable.
  */
 public record PortChoice(RdmaPort port, Optional<NetInterface> netdev, OptionalInt gidIndex, OptionalInt numaNode,

@@ -7,7 +7,7 @@ import dev.railyard.platform.CommandRunner;
 import java.time.Duration;
 import java.util.List;
 
-/** Runs sockperf as seed 001 does: a TCP server on the RDMA-network address and a ping-pong client. */
+/** Runs sockperf as a fabric bring-up does: a TCP server on the RDMA-network address and a ping-pong client. */
 public final class SockperfRunner {
 
     private final CommandRunner runner;

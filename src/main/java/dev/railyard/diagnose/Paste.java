@@ -62,7 +62,8 @@ public record Paste(TextLines text, List<String> removed, boolean cut, boolean b
     /** Words that start a tool's own lines ("sockperf: ", "kernel: "): never a host prefix. */
     private static final Set<String> TOOL_WORDS = Set.of("sockperf", "fio", "iperf", "iperf3", "kernel", "nccl",
             "nvrm", "mlx5_core", "mlx4_core", "warning", "error", "note", "info", "debug", "hca_id", "summary",
-            "edac", "pcieport", "nvidia", "perftest");
+            "edac", "pcieport", "nvidia", "perftest", "lnkcap", "lnksta", "lnkctl", "lnkcap2", "lnksta2", "lnkctl2",
+            "devcap", "devctl", "devsta", "devcap2", "devctl2");
 
     /** Text already in memory (tests, callers with a string): read as the bytes a file of it would hold. */
     public static Paste of(String raw) {

@@ -24,7 +24,7 @@ public final class SockperfParser {
     private static final Pattern SENT = Pattern.compile("Total of ([0-9]+) messages sent in " + NUM + " sec");
     private static final Pattern RATE = Pattern.compile("Summary: Message Rate is ([0-9]+) \\[msg/sec\\]");
     private static final Pattern BANDWIDTH = Pattern.compile("Summary: BandWidth is " + NUM + " MBps \\(" + NUM + " Mbps\\)");
-    private static final Pattern ERROR = Pattern.compile("^(###\\s*ERROR|sockperf:\\s*ERROR)");
+    private static final Pattern ERROR = Pattern.compile("^(?:sockperf:\\s*)?(?:#+\\s*)?ERROR\\b");
 
     public SockperfResult parse(String output) {
         TextLines text = TextLines.of(output);

@@ -141,6 +141,9 @@ class HelpExamplesTest {
         CASES.put("railyard apply --spec cluster.yaml --node gpuserver1 --apply --restart-network", run(
                 "railyard apply --spec cluster.yaml --node gpuserver1 --apply --restart-network --root root", OK,
                 "+++ /etc/hosts"));
+        CASES.put("railyard apply --spec cluster.yaml --node gpuserver1 --apply --take-over ib0 --no-start", run(
+                "railyard apply --spec cluster.yaml --node gpuserver1 --apply --take-over ib0 --no-start --root root", OK,
+                "+++ /etc/hosts"));
         CASES.put("railyard apply --undo", run("railyard apply --spec cluster.yaml --node gpuserver1 --apply --root root"
                 + " && railyard apply --undo --root root", OK, "removed /etc/hosts"));
         CASES.put("railyard apply --spec cluster.yaml --nodes all", as(PREREQUISITE, "UNREACHABLE"));

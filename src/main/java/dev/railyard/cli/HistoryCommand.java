@@ -68,11 +68,13 @@ public final class HistoryCommand implements Callable<Integer> {
 
     /** One run as the JSON list writes it: what the text table shows, with the duration in seconds. */
     record RunLine(String id, String cluster, String launcher, String startedAt, String finishedAt,
-                   Double durationSeconds, int nodes, int pairs, String verdict, boolean complete) {
+                   Double durationSeconds, int nodes, int nodesPlanned, int pairs, int pairTests, String verdict,
+                   boolean complete) {
         static RunLine of(RunSummary s) {
             return new RunLine(s.id(), s.cluster(), s.launcher(), s.startedAt().toString(),
                     s.finishedAt().map(Object::toString).orElse(null),
-                    s.duration().map(d -> d.toMillis() / 1000.0).orElse(null), s.nodes(), s.pairs(),
+                    s.duration().map(d -> d.toMillis() / 1000.0).orElse(null), s.nodes(), s.nodesPlanned(), s.pairs(),
+                    s.pairTests(),
                     s.verdict().map(Enum::name).orElse(null), s.complete());
         }
     }
@@ -83,7 +85,8 @@ public final class HistoryCommand implements Callable<Integer> {
         rows.add(new String[]{"RUN", "CLUSTER", "STARTED", "DURATION", "NODES", "PAIRS", "VERDICT", "COMPLETE"});
         for (RunSummary s : runs) {
             rows.add(new String[]{s.id(), s.cluster(), Quantities.time(s.startedAt()),
-                    s.duration().map(Quantities::duration).orElse("—"), Integer.toString(s.nodes()),
+                    s.duration().map(Quantities::duration).orElse("—"),
+                    s.nodes() == s.nodesPlanned() ? Integer.toString(s.nodes()) : s.nodes() + " of " + s.nodesPlanned(),
                     Integer.toString(s.pairs()), s.verdict().map(Enum::name).orElse("—"),
                     s.complete() ? "yes" : "incomplete"});
         }

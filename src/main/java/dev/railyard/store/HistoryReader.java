@@ -47,13 +47,20 @@ public final class HistoryReader implements AutoCloseable {
     /** Every run, newest first. */
     public List<RunSummary> runs() {
         List<RunSummary> out = new ArrayList<>();
+        // What really ran: nodes that completed (an unreachable node was planned, not run), and each pair once
+        // however often it was tested (a retest is the same pair again).
         String sql = "SELECT r.id, r.cluster, r.launcher, r.started_at, r.finished_at, r.nodes, r.verdict, "
-                + "(SELECT count(*) FROM pair_result p WHERE p.run_id = r.id) FROM run r ORDER BY r.started_at DESC, r.id";
+                + "(SELECT count(*) FROM (SELECT DISTINCT network, kind, min(client, server), max(client, server) "
+                + "FROM pair_result p WHERE p.run_id = r.id)), "
+                + "(SELECT count(*) FROM node_result n WHERE n.run_id = r.id AND n.status = 'COMPLETED'), "
+                + "(SELECT count(*) FROM pair_result p WHERE p.run_id = r.id) "
+                + "FROM run r ORDER BY r.started_at DESC, r.id";
         try (PreparedStatement st = connection.prepareStatement(sql); ResultSet rs = st.executeQuery()) {
             while (rs.next()) {
                 out.add(new RunSummary(rs.getString(1), rs.getString(2), rs.getString(3), Instant.parse(rs.getString(4)),
-                        Optional.ofNullable(rs.getString(5)).map(Instant::parse), strings(rs.getString(6)).size(),
-                        rs.getInt(8), Optional.ofNullable(rs.getString(7)).map(Severity::valueOf)));
+                        Optional.ofNullable(rs.getString(5)).map(Instant::parse), rs.getInt(9),
+                        strings(rs.getString(6)).size(), rs.getInt(8), rs.getInt(10),
+                        Optional.ofNullable(rs.getString(7)).map(Severity::valueOf)));
             }
         } catch (SQLException e) {
             throw new HistoryException("listing runs", e);

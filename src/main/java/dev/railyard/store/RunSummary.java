@@ -8,10 +8,12 @@ import java.util.Optional;
 
 /**
  * One stored run as `railyard history` lists it. A run without an end (killed, crashed, still going) is incomplete
- * and has no verdict: what it measured is stored, but it cannot pass.
+ * and has no verdict: what it measured is stored, but it cannot pass. {@code nodes} counts the nodes that completed
+ * (of {@code nodesPlanned} in the run), {@code pairs} each pair tested once (of {@code pairTests} tests, retests
+ * included).
  */
 public record RunSummary(String id, String cluster, String launcher, Instant startedAt, Optional<Instant> finishedAt,
-                         int nodes, int pairs, Optional<Severity> verdict) {
+                         int nodes, int nodesPlanned, int pairs, int pairTests, Optional<Severity> verdict) {
 
     public boolean complete() {
         return finishedAt.isPresent();

@@ -76,7 +76,7 @@ class HistoryCommandTest {
         List<String> lines = r.out().lines().toList();
         assertThat(lines.getFirst()).startsWith("RUN").contains("CLUSTER", "STARTED", "DURATION", "NODES", "VERDICT", "COMPLETE");
         assertThat(lines.get(1)).startsWith("20261123T030000Z-cut").contains("incomplete");
-        assertThat(lines.get(2)).startsWith("20261122T220405Z-switch").contains("3m 32s", "FAIL", "yes");
+        assertThat(lines.get(2)).startsWith("20261122T220405Z-switch").contains("3m 32s", "3 of 4", "FAIL", "yes");
         assertThat(lines.get(3)).startsWith("20261122T210405Z-homelab");
         assertThat(r.out()).contains("3 runs, 1 incomplete");
 
@@ -87,7 +87,11 @@ class HistoryCommandTest {
         assertThat(json.get(0).get("complete").asBoolean()).isFalse();
         assertThat(json.get(0).get("verdict").isNull()).isTrue();
         assertThat(json.get(1).get("durationSeconds").asDouble()).isEqualTo(212.0);
-        assertThat(json.get(2).get("pairs").asInt()).isEqualTo(11);
+        // 11 tests of 10 pairs (one retest), on 3 of the 4 nodes (one unreachable)
+        assertThat(json.get(2).get("pairs").asInt()).isEqualTo(10);
+        assertThat(json.get(2).get("pairTests").asInt()).isEqualTo(11);
+        assertThat(json.get(2).get("nodes").asInt()).isEqualTo(3);
+        assertThat(json.get(2).get("nodesPlanned").asInt()).isEqualTo(4);
     }
 
     @Test

@@ -176,6 +176,29 @@ phase_agent() {
   "$java" -Xlog:disable -XX:+UseSerialGC -jar "$jar" agent --once >"$logs/agent-once.txt" 2>&1; echo "rc=$?" >>"$logs/agent-once.txt"
 }
 
+# /metrics beside nvidia-smi --query-gpu under an NCCL all-reduce load: one line of each per second for 30 s, the
+# agent at its default 1 s interval, compared offline (utilisation, memory used and reserved, clocks, power, heat).
+phase_agentsmi() {
+  local port=19411 f="$logs/agent-smi.txt"
+  # shellcheck disable=SC2086
+  "$java" -Xlog:disable -XX:+UseSerialGC $agent_flags -jar "$jar" agent --listen 127.0.0.1:$port --interval 1s \
+    >"$logs/agentsmi-agent.err" 2>&1 &
+  local pid=$!
+  for _ in $(seq 150); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
+  ryb bench nccl all_reduce -b 1G -e 1G -g "$ngpu" -n 4000 >"$logs/agentsmi-nccl.txt" 2>&1 &
+  local load=$!
+  sleep 8
+  : >"$f"
+  for i in $(seq 30); do
+    echo "== t $(date +%s.%N)" >>"$f"
+    nvidia-smi --query-gpu=index,pci.bus_id,utilization.gpu,utilization.memory,memory.used,memory.reserved,memory.free,clocks.sm,clocks.mem,power.draw,temperature.gpu,temperature.memory,pcie.link.gen.current --format=csv,noheader,nounits | sed 's/^/smi /' >>"$f"
+    curl -s "http://127.0.0.1:$port/metrics" | grep -E '^DCGM_FI_' | sed 's/^/metric /' >>"$f"
+    sleep 1
+  done
+  kill "$load" 2>/dev/null; wait "$load" 2>/dev/null
+  kill "$pid"; wait "$pid" 2>/dev/null
+}
+
 # the agent's footprint benchmark on this machine's quiet cores: the agent over the real H100 tree with the eight-GPU
 # fake NVML beside Debian's node_exporter (carried xz-packed as .device/prometheus-node-exporter.xz), in one run.
 phase_footprint() {

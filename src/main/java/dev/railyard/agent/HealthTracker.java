@@ -110,7 +110,7 @@ public final class HealthTracker {
     private Map<String, ComponentHealth> worstPerComponent(List<Finding> findings, Instant now) {
         Map<String, ComponentHealth> out = new LinkedHashMap<>();
         for (Finding f : findings) {
-            HealthState s = HealthState.of(f.severity());
+            HealthState s = HealthState.of(f);
             ComponentHealth prev = out.get(f.subject());
             if (prev == null || s.worseThan(prev.state())) {
                 String reason = f.id() + ": " + f.observed() + (f.expected().isEmpty() ? "" : " (expected " + f.expected() + ")");

@@ -23,7 +23,8 @@ import java.util.stream.Stream;
  * topo.gpu-nic.affinity: each GPU's nearest fabric NIC should share its PCIe switch or root complex (PIX/PXB/PHB).
  * NODE or SYS means GPUDirect RDMA crosses the CPU interconnect (a Dell R720: GPU and HCA on different sockets).
  * Fabric NICs are the ones the spec binds to compute networks, or else the RDMA-capable ones: a management NIC next
- * to the GPU says nothing about GPUDirect RDMA, so with no fabric NIC the answer is UNKNOWN, not a PASS.
+ * to the GPU says nothing about GPUDirect RDMA, so with no fabric NIC the answer is never a PASS: UNKNOWN where the
+ * spec binds compute networks, "not applicable" (INFO) on a node with no fabric that no spec asks one of.
  */
 public final class GpuNicAffinityCheck implements Check {
 
@@ -44,9 +45,13 @@ public final class GpuNicAffinityCheck implements Check {
         }
         Set<String> fabricNics = fabricNics(in, topo);
         if (fabricNics.isEmpty()) {
-            String why = in.bindings().stream().anyMatch(b -> b.network().role() == ClusterSpec.Role.COMPUTE)
-                    ? "no NIC on PCIe carries the spec's compute bindings" : "no RDMA-capable NIC on PCIe";
-            return List.of(Finding.unknown(ID, in.node(), Reading.absent(why), "a fabric NIC at PIX/PXB/PHB"));
+            if (in.bindings().stream().anyMatch(b -> b.network().role() == ClusterSpec.Role.COMPUTE)) {
+                return List.of(Finding.unknown(ID, in.node(),
+                        Reading.absent("no NIC on PCIe carries the spec's compute bindings"), "a fabric NIC at PIX/PXB/PHB"));
+            }
+            // no fabric and no spec asking for one (an inference box): nothing to judge, and nothing wrong
+            return List.of(Finding.of(ID, Severity.INFO, in.node(), "not applicable: no RDMA-capable NIC on PCIe",
+                    "a fabric NIC at PIX/PXB/PHB where the node has a fabric", ""));
         }
         List<Finding> out = new ArrayList<>();
         for (PcieTopology.Endpoint g : gpus) {

@@ -20,6 +20,8 @@ import dev.railyard.check.CheckRunner;
 import dev.railyard.collect.GpuCollector;
 import dev.railyard.collect.InventoryCollector;
 import dev.railyard.collect.SourceReads;
+import dev.railyard.model.CheckId;
+import dev.railyard.model.Severity;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.RailyardException;
 import dev.railyard.nativelib.FfmNvml;
@@ -204,6 +206,12 @@ public final class AgentCommand implements Callable<Integer> {
             s.components().stream().filter(c -> c.state() != dev.railyard.agent.HealthState.HEALTHY)
                     .forEach(c -> out.println("  " + c.state() + "  " + c.component() + "  " + c.reason()
                             + (c.action().isEmpty() ? "" : "\n" + fixLines(c.action()))));
+            // tuning advice leaves the node healthy, and is listed so it still gets done
+            s.sample().ifPresent(sample -> sample.findings().stream()
+                    .filter(f -> f.severity().atLeast(Severity.WARN) && CheckId.isAdvice(f.id()))
+                    .forEach(f -> out.println("  ADVICE  " + f.subject() + "  " + f.id() + ": " + f.observed()
+                            + " (expected " + f.expected() + ")" + (f.remediation().isEmpty() ? "" : "\n"
+                            + fixLines(f.remediation())))));
         }
         out.flush();
         return s.health() == dev.railyard.agent.HealthState.UNHEALTHY ? ExitCodes.FAIL_FINDING : ExitCodes.OK;

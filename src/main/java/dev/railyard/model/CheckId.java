@@ -10,8 +10,8 @@ import java.util.Optional;
  */
 public enum CheckId {
     HOST_MEMLOCK("host.memlock", "RLIMIT_MEMLOCK not unlimited on a node with RDMA"),
-    HOST_NET_BUFFERS("host.net.buffers", "net.core.rmem_max/wmem_max below 268435456"),
-    HOST_CPU_GOVERNOR("host.cpu.governor", "scaling governor not performance"),
+    HOST_NET_BUFFERS("host.net.buffers", "net.core.rmem_max/wmem_max below 268435456", Meaning.ADVICE),
+    HOST_CPU_GOVERNOR("host.cpu.governor", "scaling governor not performance", Meaning.ADVICE),
     HOST_MODULE_RDMA("host.module.rdma", "an RDMA-capable NIC on PCI but no /sys/class/infiniband device (driver not loaded)"),
     HOST_MODULE_PEERMEM("host.module.peermem", "GPUs and RDMA ports present but nvidia_peermem not loaded (no GPUDirect RDMA)"),
     GPU_COUNT("gpu.count", "GPU count or model differs from the spec"),
@@ -56,12 +56,33 @@ public enum CheckId {
     HOST_MEMORY_ECC("host.memory.ecc",
             "the kernel logs EDAC, machine-check or APEI memory errors (corrected: WARN, uncorrected: FAIL)");
 
+    /**
+     * What a finding of this ID says about a component's health. A FAULT, or a reading that should exist and
+     * cannot be read, changes it; ADVICE (a tuning default) is shown and fixed at leisure, and never degrades it.
+     */
+    public enum Meaning { FAULT, ADVICE }
+
     private final String id;
     private final String firesWhen;
+    private final Meaning meaning;
 
     CheckId(String id, String firesWhen) {
+        this(id, firesWhen, Meaning.FAULT);
+    }
+
+    CheckId(String id, String firesWhen, Meaning meaning) {
         this.id = id;
         this.firesWhen = firesWhen;
+        this.meaning = meaning;
+    }
+
+    public Meaning meaning() {
+        return meaning;
+    }
+
+    /** True for a dotted ID whose findings are advice (tuning), not faults. */
+    public static boolean isAdvice(String id) {
+        return of(id).map(c -> c.meaning == Meaning.ADVICE).orElse(false);
     }
 
     /** The dotted ID findings carry ("rdma.port.state"). */

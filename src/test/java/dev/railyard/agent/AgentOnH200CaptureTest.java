@@ -145,6 +145,32 @@ class AgentOnH200CaptureTest {
         }
     }
 
+    @Test
+    void aFreshGpuNodeWithNoFabricAndNoSpecIsHealthyWithItsAdviceListed() {
+        // NVML on this machine reads 18 active NVLinks per GPU (the capture's "all pairs NV18"); its saved
+        // nvidia-smi -q -x has no NVLink state, so the links are given here as NVML reads them
+        NodeInventory captured = agent.state().sample().orElseThrow().inventory();
+        List<Gpu> gpus = captured.gpu().gpus().stream().map(g -> new Gpu(g.index(), g.pciAddress(), g.source(), g.name(),
+                g.uuid(), g.memory(), g.temperatureC(), g.slowdownTemperatureC(), g.powerWatts(), g.powerLimitWatts(),
+                g.smClockMhz(), g.clockEvents(), g.ecc(), g.remappedRows(), g.pcieLink(),
+                Reading.of(java.util.stream.IntStream.range(0, 18).mapToObj(l -> new Gpu.NvLink(l, true)).toList()),
+                g.persistenceMode(), g.pcieReplays(), g.nvlinkErrors(), g.activity())).toList();
+        NodeInventory fresh = new NodeInventory(captured.hostname(), captured.takenAt(), captured.root(), captured.host(),
+                captured.pciDevices(), new GpuInventory(captured.gpu().nvml(), gpus), captured.rdmaDevices(),
+                captured.interfaces(), captured.topology(), captured.xidEvents());
+        List<Finding> findings = CheckRunner.nodeChecks().run(CheckInput.withoutSpec(fresh));
+        HealthTracker tracker = new HealthTracker("vm", Duration.ofMinutes(5));
+        tracker.update(findings, clock.now());
+
+        assertThat(tracker.nodeState()).as(tracker.snapshot().toString()).isEqualTo(HealthState.HEALTHY);
+        assertThat(findings).filteredOn(f -> f.id().equals("host.net.buffers")).hasSize(2)
+                .allSatisfy(f -> assertThat(f.severity()).isEqualTo(Severity.WARN));
+        assertThat(findings).filteredOn(f -> f.id().equals("topo.gpu-nic.affinity")).singleElement().satisfies(f -> {
+            assertThat(f.severity()).isEqualTo(Severity.INFO);
+            assertThat(f.observed()).startsWith("not applicable");
+        });
+    }
+
     static NodeInventory withTemperature(NodeInventory i, int celsius, int slowdown) {
         List<Gpu> gpus = i.gpu().gpus().stream().map(g -> new Gpu(g.index(), g.pciAddress(), g.source(), g.name(), g.uuid(),
                 g.memory(), Reading.of(celsius), Reading.of(slowdown), g.powerWatts(), g.powerLimitWatts(), g.smClockMhz(),

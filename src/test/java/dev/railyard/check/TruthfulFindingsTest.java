@@ -94,7 +94,7 @@ class TruthfulFindingsTest {
     }
 
     @Test
-    void affinityJudgesFabricNicsOnlyAndIsUnknownWithNone() {
+    void affinityJudgesFabricNicsOnlyAndDoesNotApplyWithNone() {
         // A VM-like node: two GPUs next to a virtio management NIC and no RDMA NIC at all.
         PciDevice virtio = new PciDevice("0000:00:03.0", 0x1af4, 0x1000, 0x020000, Reading.of("virtio-pci"),
                 Reading.of(0), Reading.absent("x"), List.of("pci0000:00"));
@@ -105,8 +105,9 @@ class TruthfulFindingsTest {
                 List.of(), List.of(netdev("eth0", 1500, "up", List.of("192.168.1.73/24"), "0000:00:03.0", 0)), topo,
                 s1().xidEvents());
         Finding f = Found.one(new GpuNicAffinityCheck().run(CheckInput.withoutSpec(vm)), GpuNicAffinityCheck.ID, "gpuserver1");
-        assertThat(f.severity()).isEqualTo(Severity.UNKNOWN);
-        assertThat(f.observed()).isEqualTo("absent (no RDMA-capable NIC on PCIe)");
+        // never a PASS; with no fabric and no spec asking for one, not applicable (INFO) rather than UNKNOWN
+        assertThat(f.severity()).isEqualTo(Severity.INFO);
+        assertThat(f.observed()).isEqualTo("not applicable: no RDMA-capable NIC on PCIe");
         // S1: the ConnectX-3 is the fabric NIC, with and without a spec
         assertThat(new GpuNicAffinityCheck().run(CheckInput.withoutSpec(s1()))).extracting(Finding::severity)
                 .containsOnly(Severity.PASS).hasSize(2);

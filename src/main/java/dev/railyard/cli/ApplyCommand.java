@@ -78,7 +78,8 @@ import java.util.function.BooleanSupplier;
                 "", "Examples:",
                 "  railyard apply --spec cluster.yaml --node gpuserver1",
                 "  railyard apply --spec cluster.yaml --node gpuserver1 --apply --restart-network",
-                "  railyard apply --spec cluster.yaml --node gpuserver1 --apply --take-over ib0 --no-start",
+                "  railyard apply --spec cluster.yaml --node gpuserver1 --apply --take-over ib0",
+                "  railyard apply --spec cluster.yaml --node gpuserver1 --apply --no-start",
                 "  railyard apply --undo",
                 "  railyard apply --spec cluster.yaml --nodes all",
                 "  railyard apply --spec cluster.yaml --nodes gpuserver1,gpuserver2 --launcher slurm --apply"})

@@ -1,6 +1,7 @@
 package dev.railyard.platform;
 
 import dev.railyard.model.Reading;
+import dev.railyard.nativelib.OpenInRoot;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,8 +26,35 @@ final class BoundedRead {
 
     /** {@code p} is already resolved; {@code name} is the root-relative path failures carry. */
     static Reading<String> text(Path p, String name, int maxBytes) {
+        Path abs = p.toAbsolutePath();
+        Reading<String> opened = opened(abs.getRoot(), abs.getRoot().relativize(abs).toString(), name, maxBytes, true);
+        if (opened != null) return opened;
         Reading<String> type = typeCheck(p, name);
         return type != null ? type : regularFile(p, name, maxBytes);
+    }
+
+    /**
+     * {@code relative} under {@code root}, opened without following a symlink as its last name and without blocking,
+     * its type judged on the descriptor opened: a FIFO or symlink swapped in after the tree was resolved is refused,
+     * never waited on or followed out of the tree. Falls back to the plain read where native calls are unavailable.
+     */
+    static Reading<String> confined(Path root, String relative, Path real, String name, int maxBytes) {
+        Reading<String> opened = opened(root, relative, name, maxBytes, false);
+        return opened != null ? opened : regularFile(real, name, maxBytes);
+    }
+
+    /** Null when native calls are unavailable here. */
+    private static Reading<String> opened(Path root, String relative, String name, int maxBytes, boolean followLast) {
+        return switch (OpenInRoot.read(root, relative, maxBytes, followLast)) {
+            case OpenInRoot.Outcome.Read(byte[] bytes) -> bytes.length > maxBytes
+                    ? Reading.failed(name, "larger than " + maxBytes + " bytes: not read") : text(bytes, name);
+            case OpenInRoot.Outcome.NotRegular(String kind) -> Reading.failed(name,
+                    kind.equals("a directory") ? NOT_A_FILE : "not a regular file (" + kind + "): not read");
+            case OpenInRoot.Outcome.Missing m -> Reading.absent("no " + name);
+            case OpenInRoot.Outcome.Failed(int errno, String message) -> Reading.failed(name,
+                    errno == 13 ? "permission denied" : message);
+            case OpenInRoot.Outcome.Unsupported u -> null;
+        };
     }
 
     /** Null when {@code p} is a regular file; else why it is not read. */

@@ -132,7 +132,8 @@ public final class HostRoot {
         if (live) return BoundedRead.text(resolve(key), key, maxBytes);
         return switch (confinement.resolve(key)) {
             case Resolved.Inside(Path real, RootConfinement.Type type) -> switch (type) {
-                case FILE -> BoundedRead.regularFile(real, key, maxBytes);
+                case FILE -> BoundedRead.confined(confinement.realRoot(), confinement.realRoot().relativize(real).toString(),
+                        real, key, maxBytes);
                 case DIRECTORY -> Reading.failed(key, BoundedRead.NOT_A_FILE);
                 case OTHER -> Reading.failed(key, BoundedRead.NOT_REGULAR);
             };

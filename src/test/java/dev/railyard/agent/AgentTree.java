@@ -32,6 +32,8 @@ final class AgentTree {
     int rereadEvery = 1;
     /** Sources read each within this deadline, as the agent does; empty reads them inline. */
     Optional<SourceReads> reads = Optional.empty();
+    /** A GPU reader to use instead of the tree's (one that hangs, as NVML stuck in the driver does). */
+    Optional<GpuCollector> gpuCollector = Optional.empty();
 
     AgentTree(Path dir) throws IOException {
         this.root = dir;
@@ -85,7 +87,8 @@ final class AgentTree {
 
     Sampler sampler(Optional<ClusterSpec> spec, Optional<Path> nvml) {
         HostRoot host = HostRoot.at(root);
-        GpuCollector gpus = nvml.map(p -> GpuCollector.keepingOpen(() -> FfmNvml.open(p))).orElse(GpuCollector.forRoot(host));
+        GpuCollector gpus = gpuCollector.orElseGet(() -> nvml.map(p -> GpuCollector.keepingOpen(() -> FfmNvml.open(p)))
+                .orElse(GpuCollector.forRoot(host)));
         return new Sampler(host, new InventoryCollector(gpus, kernelLog, clock, rereadEvery), CheckRunner.nodeChecks(),
                 List.of(new CounterRateDetector(10), new LinkDropDetector(Duration.ofSeconds(30), Duration.ofMinutes(10), 6),
                         new LinkFlapDetector(Duration.ofMinutes(10), 6),

@@ -65,7 +65,10 @@ class HistoryCommandTest {
         }).toList();
         return new ValidationReport(r.schemaVersion(), "20261122T220405Z-switch", r.cluster(), r.launcher(),
                 r.startedAt().plusSeconds(3600), r.finishedAt().map(f -> f.plusSeconds(3600)), true, r.rounds(),
-                r.nodes(), r.clusterFindings(), pairs, r.pairFindings(), r.culprits(), r.benchFindings(), r.curves());
+                r.nodes(), r.clusterFindings(), pairs, r.pairFindings(), List.of(), r.benchFindings(), r.curves(),
+                // gpu1's second GPU back to its x16 slot; the other numbers as before
+                r.measurements().stream().map(m -> m.subject().equals("gpu1 GPU1")
+                        ? new dev.railyard.model.Measurement(m.benchmark(), m.subject(), 11.7, m.unit()) : m).toList());
     }
 
     @Test
@@ -123,26 +126,33 @@ class HistoryCommandTest {
     }
 
     @Test
-    void compareShowsEachPairAndTheMedianWithTheChangeInPercent() throws Exception {
+    void compareShowsEveryNumberLargestChangeFirstAndTheCulpritThatWentAway() throws Exception {
         Path db = twoRuns();
         Run r = run("compare", "20261122T21", "20261122T22", "--db", db.toString());
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.out()).startsWith("A: 20261122T210405Z-homelab").contains("B: 20261122T220405Z-switch");
-        List<String> latency = r.out().lines().filter(l -> l.startsWith("rail0") && l.contains("rdma latency")).toList();
-        assertThat(latency).hasSize(4);
-        assertThat(latency.getFirst()).contains("median", "0.85 µs", "1.36 µs", "+60.0 %", "worse");
-        assertThat(r.out().lines().filter(l -> l.contains("rdma bandwidth") && l.contains("gpu1<->gpu3")))
-                .singleElement().satisfies(l -> assertThat(l).contains("9.12 Gb/s", "+0.0 %", "same"));
-        // gpu2<->gpu4 failed in both runs: listed, with no number.
-        assertThat(r.out().lines().filter(l -> l.contains("gpu2<->gpu4"))).singleElement()
-                .satisfies(l -> assertThat(l).contains("—", "no numbers"));
+        assertThat(r.out()).startsWith("A: 20261122T210405Z-homelab").contains("B: 20261122T220405Z-switch")
+                .contains("Noise band: ±5 % (fewer than two earlier runs of homelab-v100 <4 nodes>");
+        List<String> table = r.out().lines().dropWhile(l -> !l.startsWith("BENCHMARK")).toList();
+        // largest change first: the GPU copy (+91.8 %), then the latencies (+60 %), then what stayed within noise
+        assertThat(table.get(1)).contains("GPU copy host->device", "gpu1 GPU1", "6.10 GB/s", "11.7 GB/s", "+91.8 %", "better");
+        assertThat(table.get(2)).contains("rdma latency", "rail0", "+60.0 %", "worse");
+        assertThat(table).filteredOn(l -> l.contains("NCCL all_reduce busbw at 1 GiB")).singleElement()
+                .satisfies(l -> assertThat(l).contains("4.31 GB/s", "+0.0 %", "within noise"));
+        assertThat(table).filteredOn(l -> l.contains("NCCL all_reduce busbw at 16 MiB")).singleElement()
+                .satisfies(l -> assertThat(l).contains("3.98 GB/s", "within noise"));
+        assertThat(table).filteredOn(l -> l.contains("rdma bandwidth") && l.contains("gpu1<->gpu3")).singleElement()
+                .satisfies(l -> assertThat(l).contains("9.12 Gb/s", "+0.0 %", "within noise"));
+        // gpu2<->gpu4 failed in both runs: no number on either side, so no row to compare
+        assertThat(r.out()).doesNotContain("gpu2<->gpu4");
+        assertThat(r.out()).contains("culprit gone in B: link gpu1<->gpu3 on rail0");
 
         JsonNode json = new ObjectMapper().readTree(run("compare", "20261122T21", "20261122T22", "--db", db.toString(),
                 "--format", "json").out());
-        JsonNode median = json.get("rows").get(0);
-        assertThat(median.get("pair").asText()).isEqualTo("median");
-        assertThat(median.get("unit").asText()).isEqualTo("Gb/s");
+        JsonNode latency = json.get("rows").get(1);
+        assertThat(latency.get("subject").asText()).isEqualTo("median");
+        assertThat(latency.get("unit").asText()).isEqualTo("µs");
+        assertThat(latency.get("noisePercent").asDouble()).isEqualTo(5.0);
         assertThat(json.get("a").get("runId").asText()).isEqualTo("20261122T210405Z-homelab");
-        assertThat(Optional.ofNullable(json.get("rows").get(4).get("changePercent"))).isPresent();
+        assertThat(json.get("culpritsGone").get(0).asText()).isEqualTo("link gpu1<->gpu3 on rail0");
     }
 }

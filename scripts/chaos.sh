@@ -6,7 +6,7 @@
 #
 # Each fault is one of:
 #   signal     railyard validate on this machine (no spec) gets SIGINT or SIGTERM, to the process alone or to its
-#              process group, after a random 0-6 s; a second signal follows in 1 of 8 runs.
+#              process group, a random 0-6 s after its first line; a second signal follows in 1 of 8 runs.
 #   node loss  (every LOSS_EVERY-th fault, default 8; 0 for none) railyard validate over ssh on 4 namespace hosts
 #              (scripts/testcluster.sh, 10.79.x) loses a random host after a random 3-40 s: its sshd stopped, or every
 #              process in it killed and its links down.
@@ -38,7 +38,7 @@ faults=0; lost=0; wrong=0
 note() { echo "chaos: $*" >&2; }
 
 # Reads report.json and prints "pairs culprits notrun lostnodes expected" for the checks below: every pair of the
-# nodes that reached the pair stage (COMPLETED or LOST) must be in the report, measured or not run.
+# nodes that reached the pair stage (COMPLETED, or LOST during it) must be in the report, measured or not run.
 summary() {
   python3 - "$1" <<'EOF'
 import json, sys
@@ -46,7 +46,8 @@ r = json.load(open(sys.argv[1]))
 pairs = r.get("pairs", [])
 notrun = sum(1 for p in pairs if "notRun" in p.get("outcome", {}))
 lost = ",".join(n["node"] + ":" + n["status"] for n in r["nodes"] if n["status"] != "COMPLETED")
-k = sum(1 for n in r["nodes"] if n["status"] in ("COMPLETED", "LOST"))
+ends = {e for p in pairs for e in (p["test"]["client"], p["test"]["server"])}
+k = sum(1 for n in r["nodes"] if n["status"] == "COMPLETED" or (n["status"] == "LOST" and n["node"] in ends))
 print(len(pairs), len(r.get("culprits", [])), notrun, lost or "-", k * (k - 1) // 2)
 EOF
 }
@@ -61,6 +62,9 @@ signal_fault() {
   setsid "$java" --enable-native-access=ALL-UNNAMED -cp "$cp" dev.railyard.cli.Main validate \
     --db "$d/h.db" --out "$d/report" >"$d/stdout" 2>"$d/stderr" &
   local pid=$!
+  # the random delay counts from validate's first line: before Railyard's main runs there is nothing to keep, and a
+  # JVM still starting ends on a signal as any program does
+  while kill -0 "$pid" 2>/dev/null && ! grep -q "^.*validate: validate " "$d/stderr" 2>/dev/null; do sleep 0.05; done
   sleep "$delay"
   kill "-$sig" -- "$to$pid" 2>/dev/null || true
   [ "$second" = 1 ] && kill "-$sig" -- "$to$pid" 2>/dev/null || true
@@ -74,7 +78,8 @@ signal_fault() {
     [ -f "$d/report/report.json" ] || why="no report.json"
     grep -q "VERDICT: " "$d/stdout" || why="$why no verdict line"
     local id
-    id="$(grep -oE 'validate [0-9]{8}-[0-9]{6}-[0-9a-f]{4}' "$d/stderr" | head -1 | cut -d' ' -f2)"
+    id="$(grep -oE 'validate [0-9]{8}-[0-9]{6}-[0-9a-f]{4}' "$d/stderr" | head -1 | cut -d' ' -f2 || true)"
+    [ -n "$id" ] || why="$why no run id printed"
     if [ -n "$id" ]; then
       railyard history --db "$d/h.db" 2>/dev/null | grep -q "$id" || why="$why no history row"
     fi

@@ -42,14 +42,16 @@ final class NodeCache {
             "}");
 
     /**
-     * {@code sh -c PROBE railyard-probe HASH MINUTES}: prints "present DIR" or "absent DIR"; a present version's
-     * directory gets a fresh mtime (it is in use), then the unused ones are pruned.
+     * {@code sh -c PROBE railyard-probe HASH MINUTES}: prints "present DIR" or "absent DIR", then "arch MACHINE"
+     * ({@code uname -m}: a bundle runs only where its runtime was built for); a present version's directory gets a
+     * fresh mtime (it is in use), then the unused ones are pruned.
      */
     static final String PROBE = String.join("\n",
             PRUNE,
             "c=\"${XDG_CACHE_HOME:-$HOME/.cache}/railyard\"; d=\"$c/$1\"",
             "if [ -x \"$d/bin/railyard\" ]; then touch \"$d\" 2>/dev/null; echo \"present $d\"",
             "else echo \"absent $d\"; fi",
+            "echo \"arch $(uname -m 2>/dev/null)\"",
             "prune \"$c\" \"$1\" \"$2\" || :");
 
     /**
@@ -100,13 +102,18 @@ final class NodeCache {
 
     /** The probe's answer, or empty when it is not one. */
     static java.util.Optional<Answer> parse(String stdout) {
-        String[] a = stdout.strip().split(" ", 2);
+        List<String> lines = stdout.strip().lines().toList();
+        if (lines.isEmpty()) return java.util.Optional.empty();
+        String[] a = lines.getFirst().split(" ", 2);
         if (a.length != 2 || !DIR.matcher(a[1]).matches()) return java.util.Optional.empty();
         if (!a[0].equals("present") && !a[0].equals("absent")) return java.util.Optional.empty();
-        return java.util.Optional.of(new Answer(a[0].equals("present"), a[1]));
+        java.util.Optional<String> arch = lines.stream().skip(1).filter(l -> l.startsWith("arch ")).findFirst()
+                .map(l -> l.substring("arch ".length()).strip()).filter(m -> !m.isEmpty());
+        return java.util.Optional.of(new Answer(a[0].equals("present"), a[1], arch));
     }
 
-    record Answer(boolean present, String dir) {
+    /** Where the node keeps this version, whether it is there, and the node's machine ({@code uname -m}) if it said. */
+    record Answer(boolean present, String dir, java.util.Optional<String> arch) {
         String railyard() {
             return dir + "/bin/railyard";
         }

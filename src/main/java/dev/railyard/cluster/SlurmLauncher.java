@@ -38,6 +38,8 @@ public final class SlurmLauncher implements Launcher {
     private final AtomicReference<String> broadcast = new AtomicReference<>();
     private final Map<String, String> railyardOnNode = new ConcurrentHashMap<>();
     private final RunningSteps running = new RunningSteps();
+    /** Each bundle's machine, read once from its tarball. */
+    private final Map<String, java.util.Optional<String>> bundleMachines = new ConcurrentHashMap<>();
     /** The name of the allocation this launcher asks for: its own, so that one it lost track of can be cancelled. */
     private final String jobName = "railyard-validate-" + Integer.toHexString(ThreadLocalRandom.current().nextInt());
 
@@ -122,6 +124,9 @@ public final class SlurmLauncher implements Launcher {
             return RunningSteps.failed(node, probe, "could not find the cache directory on " + node.name() + ": "
                     + (probe.stdout() + probe.stderr()).strip());
         }
+        java.util.Optional<String> wrongMachine = BundleArchitecture.mismatch(node.name(), answer.get().arch(),
+                bundleMachines.computeIfAbsent(bundle.hash(), h -> BundleArchitecture.of(bundle.tarball())));
+        if (wrongMachine.isPresent()) return RunningSteps.failed(node, probe, wrongMachine.get());
         if (answer.get().present()) {
             railyardOnNode.put(node.name(), answer.get().railyard());
             return RunningSteps.done(node, start, "bundle " + bundle.hash() + " already at " + answer.get().dir());

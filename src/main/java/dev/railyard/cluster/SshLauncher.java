@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -22,6 +23,8 @@ public final class SshLauncher implements Launcher {
     private final String ssh;
     private final Map<String, String> railyardOnNode = new ConcurrentHashMap<>();
     private final RunningSteps running = new RunningSteps();
+    /** Each bundle's machine, read once from its tarball. */
+    private final Map<String, Optional<String>> bundleMachines = new ConcurrentHashMap<>();
 
     public SshLauncher(ClusterSpec spec, RemoteRailyard railyard) {
         this(spec, railyard, "ssh");
@@ -66,6 +69,8 @@ public final class SshLauncher implements Launcher {
             return RunningSteps.failed(node, probe, "could not find the cache directory on " + node.name() + ": "
                     + (probe.stdout() + probe.stderr()).strip());
         }
+        Optional<String> wrongMachine = BundleArchitecture.mismatch(node.name(), answer.get().arch(), machineOf(bundle));
+        if (wrongMachine.isPresent()) return RunningSteps.failed(node, probe, wrongMachine.get());
         String dir = answer.get().dir();
         if (answer.get().present()) {
             railyardOnNode.put(node.name(), answer.get().railyard());
@@ -81,6 +86,10 @@ public final class SshLauncher implements Launcher {
         }
         railyardOnNode.put(node.name(), dir + "/bin/railyard");
         return RunningSteps.done(node, start, "copied bundle " + bundle.hash() + " to " + dir);
+    }
+
+    private Optional<String> machineOf(Bundle bundle) {
+        return bundleMachines.computeIfAbsent(bundle.hash(), h -> BundleArchitecture.of(bundle.tarball()));
     }
 
     /** ssh with the tarball as stdin; not under the wrapper, whose stdin is its kill signal. */

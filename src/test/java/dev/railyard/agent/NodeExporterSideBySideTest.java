@@ -85,10 +85,10 @@ class NodeExporterSideBySideTest {
                     return false;
                 }
             });
-            assertThat(listening.get(30, TimeUnit.SECONDS)).as("node_exporter said it listens").isTrue();
+            assertThat(listening.get(120, TimeUnit.SECONDS)).as("node_exporter said it listens").isTrue();
             // node_exporter 1.5 logs "Listening on" just before it binds: the first connects may be refused
             HttpResponse<String> r = null;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (r == null) {
                 try {
                     r = HttpClient.newHttpClient().send(

@@ -22,9 +22,16 @@ public final class RdmaCountersCheck implements Check {
             "port_rcv_errors", "port_rcv_remote_physical_errors", "port_xmit_discards", "local_link_integrity_errors",
             "excessive_buffer_overrun_errors", "port_rcv_constraint_errors", "port_xmit_constraint_errors");
 
+    static final String SATURATED = CheckId.RDMA_COUNTERS_SATURATED.id();
+
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public List<String> ids() {
+        return List.of(ID, SATURATED);
     }
 
     @Override
@@ -44,6 +51,7 @@ public final class RdmaCountersCheck implements Check {
                     case Reading.Absent<Long>(String reason) -> unread.add(name + " (" + reason + ")");
                 }
             }
+            saturated(p).ifPresent(out::add);
             String expected = "all " + ERRORS.size() + " error counters 0";
             String unreadText = unread.isEmpty() ? "" : "; could not read " + unread.size() + ": " + String.join(", ", unread);
             if (read == 0) {
@@ -71,5 +79,28 @@ public final class RdmaCountersCheck implements Check {
             }
         }
         return out;
+    }
+
+    /**
+     * Counters stuck at their width's maximum: a saturated counter no longer counts, so new errors on the port are
+     * invisible until it is reset (perfquery -R on InfiniBand; on RoCE the kernel's counters clear with the driver).
+     */
+    private static java.util.Optional<Finding> saturated(RdmaPort p) {
+        List<String> full = new ArrayList<>();
+        for (String name : ERRORS) {
+            java.util.OptionalInt bits = RdmaPort.counterBits(name);
+            if (bits.isEmpty()) continue;
+            long max = (1L << bits.getAsInt()) - 1;
+            if (p.counter(name) instanceof Reading.Present<Long>(Long v) && v == max) {
+                full.add(name + "=" + v + " (" + bits.getAsInt() + "-bit, maximum " + max + ")");
+            }
+        }
+        if (full.isEmpty()) return java.util.Optional.empty();
+        String reset = p.isEthernet()
+                ? Fix.lines(Fix.note("RoCE: these counters clear only when the driver reloads; do it when the port is idle"),
+                        "modprobe -r mlx5_ib && modprobe mlx5_ib")
+                : Fix.lines("perfquery -R -C " + ShellWord.of(p.device()) + " -P " + p.port());
+        return java.util.Optional.of(Finding.of(SATURATED, Severity.WARN, p.ref(), String.join(", ", full)
+                + ": saturated: new errors are invisible until it is reset", "error counters below their maximum", reset));
     }
 }

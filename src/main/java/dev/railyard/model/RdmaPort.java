@@ -61,4 +61,19 @@ public record RdmaPort(
     public record Gid(int index, String gid, Reading<GidType> type, Reading<String> netdev) {}
 
     public enum GidType { IB, ROCE_V1, ROCE_V2 }
+
+    /**
+     * The width in bits of a PMA error counter (InfiniBand PortCounters: link_downed is 8 bits, symbol_error 16):
+     * the kernel shows such a counter stuck at 2^bits - 1 once it saturates. Empty for counters not listed here.
+     */
+    public static java.util.OptionalInt counterBits(String counter) {
+        return switch (counter) {
+            case "symbol_error", "port_rcv_errors", "port_rcv_remote_physical_errors", "port_xmit_discards",
+                 "port_rcv_switch_relay_errors" -> java.util.OptionalInt.of(16);
+            case "link_downed", "link_error_recovery", "port_rcv_constraint_errors", "port_xmit_constraint_errors" ->
+                    java.util.OptionalInt.of(8);
+            case "local_link_integrity_errors", "excessive_buffer_overrun_errors" -> java.util.OptionalInt.of(4);
+            default -> java.util.OptionalInt.empty();
+        };
+    }
 }

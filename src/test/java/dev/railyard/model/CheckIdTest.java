@@ -26,7 +26,7 @@ class CheckIdTest {
     /** IDs the code emits that PRODUCT.md's initial table does not list. */
     private static final Set<String> ADDED_SINCE = Set.of("bench.gpu.pcie", "bench.tcp.bw", "bench.tcp.lat",
             "bench.iperf3", "bench.sockperf", "rdma.no-devices", "rdma.retry-exceeded", "host.pcie.link", "host.pcie.aer",
-            "host.memory.ecc");
+            "host.memory.ecc", "rdma.counters.saturated");
 
     private static final Pattern ROW = Pattern.compile("^\\| `([a-z0-9.-]+)` \\| (.*?) \\| [0-9, ]+ \\|$");
 

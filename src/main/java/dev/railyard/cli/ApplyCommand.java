@@ -82,7 +82,7 @@ import java.util.function.BooleanSupplier;
                 "  railyard apply --spec cluster.yaml --node gpuserver1 --apply --no-start",
                 "  railyard apply --undo",
                 "  railyard apply --spec cluster.yaml --nodes all",
-                "  railyard apply --spec cluster.yaml --nodes gpuserver1,gpuserver2 --launcher slurm --apply"})
+                "  railyard apply --spec cluster.yaml --nodes all --launcher slurm --apply"})
 public final class ApplyCommand implements Callable<Integer> {
 
     @Option(names = "--spec", paramLabel = "FILE", description = "The cluster spec (not needed with --undo on one node).")

@@ -81,7 +81,7 @@ public final class BenchStorageCommand implements Callable<Integer> {
     int runtime;
 
     @Option(names = "--margin", paramLabel = "SIZE",
-            description = "Free space to leave beside the file (default: 5 % of --size, at least 16M; 0 for none).")
+            description = "Free space to leave beside the file (default: 5 %% of --size, at least 16M; 0 for none).")
     String margin;
 
     @Option(names = "--bs", defaultValue = "1M", paramLabel = "SIZE", description = "Block size (default: ${DEFAULT-VALUE}).")

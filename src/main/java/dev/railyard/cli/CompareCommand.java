@@ -27,7 +27,7 @@ import java.util.concurrent.Callable;
                 "Made for before/after questions, like a back-to-back cable versus the same nodes through a "
                         + "switch: run validate before, change the fabric, run it again, compare. A change counts "
                         + "only beyond its noise band: twice the spread of that number over the cluster's earlier runs "
-                        + "(5 % until two are stored). 'better' and 'worse' account for latency being better lower. "
+                        + "(5 %% until two are stored). 'better' and 'worse' account for latency being better lower. "
                         + "A pair's number is its last attempt (the retest, where there was one)."},
         footer = {"", "Exit codes: 0 ok, 2 usage error, no history database or no such run.",
                 "", "Examples:",

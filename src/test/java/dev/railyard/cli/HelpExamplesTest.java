@@ -141,13 +141,16 @@ class HelpExamplesTest {
         CASES.put("railyard apply --spec cluster.yaml --node gpuserver1 --apply --restart-network", run(
                 "railyard apply --spec cluster.yaml --node gpuserver1 --apply --restart-network --root root", OK,
                 "+++ /etc/hosts"));
-        CASES.put("railyard apply --spec cluster.yaml --node gpuserver1 --apply --take-over ib0 --no-start", run(
-                "railyard apply --spec cluster.yaml --node gpuserver1 --apply --take-over ib0 --no-start --root root", OK,
+        CASES.put("railyard apply --spec cluster.yaml --node gpuserver1 --apply --take-over ib0", run(
+                "railyard apply --spec cluster.yaml --node gpuserver1 --apply --take-over ib0 --root root", OK,
+                "+++ /etc/hosts"));
+        CASES.put("railyard apply --spec cluster.yaml --node gpuserver1 --apply --no-start", run(
+                "railyard apply --spec cluster.yaml --node gpuserver1 --apply --no-start --root root", OK,
                 "+++ /etc/hosts"));
         CASES.put("railyard apply --undo", run("railyard apply --spec cluster.yaml --node gpuserver1 --apply --root root"
                 + " && railyard apply --undo --root root", OK, "removed /etc/hosts"));
         CASES.put("railyard apply --spec cluster.yaml --nodes all", as(PREREQUISITE, "UNREACHABLE"));
-        CASES.put("railyard apply --spec cluster.yaml --nodes gpuserver1,gpuserver2 --launcher slurm --apply",
+        CASES.put("railyard apply --spec cluster.yaml --nodes all --launcher slurm --apply",
                 as(PREREQUISITE, "salloc"));
         CASES.put("railyard plan power --nodes 8 --gpus-per-node 8 --gpu-watts 700 --psu-watts 2000 --psus-per-node 2",
                 as(OK, "44.8 kW"));

@@ -74,16 +74,19 @@ class NodeExporterSideBySideTest {
                 "--collector.infiniband", "--collector.netclass", "--web.listen-address=127.0.0.1:" + port)
                 .redirectErrorStream(true).start();
         try {
-            CompletableFuture<Boolean> listening = CompletableFuture.supplyAsync(() -> {
+            // its log is read to the end on one thread: closing the pipe early would end node_exporter with SIGPIPE
+            // at its next log line (a Go program's default on a broken stdout)
+            CompletableFuture<Boolean> listening = new CompletableFuture<>();
+            Thread.ofPlatform().daemon().start(() -> {
                 try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                     String line;
                     while ((line = r.readLine()) != null) {
-                        if (line.contains("Listening on")) return true;
+                        if (line.contains("Listening on")) listening.complete(true);
                     }
-                    return false;
                 } catch (java.io.IOException e) {
-                    return false;
+                    // the process is gone
                 }
+                listening.complete(false);
             });
             assertThat(listening.get(120, TimeUnit.SECONDS)).as("node_exporter said it listens").isTrue();
             // node_exporter 1.5 logs "Listening on" just before it binds: the first connects may be refused

@@ -54,33 +54,25 @@ final class RealPrometheus implements AutoCloseable {
         Process p = new ProcessBuilder(prometheus.toString(), "--config.file=" + config,
                 "--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + port)
                 .redirectErrorStream(true).start();
-        CompletableFuture<Boolean> ready = CompletableFuture.supplyAsync(() -> {
+        // One thread reads its log to the end, the ready line included: closing the pipe early would end Prometheus
+        // with SIGPIPE at its next log line (a Go program's default on a broken stdout).
+        CompletableFuture<Boolean> ready = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().start(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
-                boolean seen = false;
-                // read to the end, so Prometheus never blocks on a full pipe
                 while ((line = r.readLine()) != null) {
-                    if (line.contains("Server is ready to receive web requests")) seen = true;
-                    if (seen) return true;
+                    if (line.contains("Server is ready to receive web requests")) ready.complete(true);
                 }
-                return false;
             } catch (IOException e) {
-                return false;
+                // the process is gone
             }
+            ready.complete(false);
         });
         RealPrometheus server = new RealPrometheus(p, port);
         if (!ready.get(60, TimeUnit.SECONDS)) {
             server.close();
             throw new AssertionError("prometheus exited before it was ready");
         }
-        // drain the rest of its log on a daemon thread
-        Thread.ofPlatform().daemon().start(() -> {
-            try {
-                p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
-            } catch (IOException ignored) {
-                // the process is gone
-            }
-        });
         return server;
     }
 

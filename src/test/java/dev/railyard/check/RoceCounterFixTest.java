@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Severity;
 import dev.railyard.report.InventoryTextTrees;
@@ -26,8 +27,10 @@ class RoceCounterFixTest {
         Files.writeString(tree.resolve("sys/class/infiniband/mlx5_0/ports/1/counters/symbol_error"), "7\n");
         List<Finding> findings = new RdmaCountersCheck().run(new CheckInput(InventoryTextTrees.collect(tree),
                 Optional.empty(), "n1"));
-        Finding roce = findings.stream().filter(f -> f.subject().equals("mlx5_bond_0:1")).findFirst().orElseThrow();
-        Finding ib = findings.stream().filter(f -> f.subject().equals("mlx5_0:1")).findFirst().orElseThrow();
+        // the error counters' own finding; the capture's saturated counters give rdma.counters.saturated beside it
+        List<Finding> counters = findings.stream().filter(f -> f.id().equals(CheckId.RDMA_COUNTERS.id())).toList();
+        Finding roce = counters.stream().filter(f -> f.subject().equals("mlx5_bond_0:1")).findFirst().orElseThrow();
+        Finding ib = counters.stream().filter(f -> f.subject().equals("mlx5_0:1")).findFirst().orElseThrow();
         assertThat(roce.severity()).isEqualTo(Severity.WARN);
         assertThat(roce.remediation()).doesNotContain("perfquery")
                 .contains("grep . /sys/class/infiniband/mlx5_bond_0/ports/1/counters/*");

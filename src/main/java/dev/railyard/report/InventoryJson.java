@@ -1,7 +1,5 @@
 package dev.railyard.report;
 
-import dev.railyard.model.Gpu;
-import dev.railyard.model.GpuInventory;
 import dev.railyard.model.HostInfo;
 import dev.railyard.model.NetInterface;
 import dev.railyard.model.NodeInventory;
@@ -44,7 +42,7 @@ public final class InventoryJson {
         j.name("pciDevices");
         list(j, inv.pciDevices(), InventoryJson::pciDevice);
         j.name("gpu");
-        gpus(j, inv.gpu());
+        GpuInventoryJson.gpus(j, inv.gpu());
         j.name("rdmaDevices");
         list(j, inv.rdmaDevices(), InventoryJson::rdmaDevice);
         j.name("interfaces");
@@ -124,108 +122,12 @@ public final class InventoryJson {
         j.endObject();
     }
 
-    private static void pcieLink(PrettyJson j, PcieLink l) {
+    static void pcieLink(PrettyJson j, PcieLink l) {
         j.beginObject();
         j.name("currentGen").number(l.currentGen());
         j.name("maxGen").number(l.maxGen());
         j.name("currentWidth").number(l.currentWidth());
         j.name("maxWidth").number(l.maxWidth());
-        j.endObject();
-    }
-
-    private static void gpus(PrettyJson j, GpuInventory g) {
-        if (g == null) {
-            j.nullValue();
-            return;
-        }
-        j.beginObject();
-        j.name("nvml");
-        reading(j, g.nvml(), (w, s) -> w.beginObject().name("driverVersion").string(s.driverVersion())
-                .name("cudaVersion").string(s.cudaVersion()).name("nvmlVersion").string(s.nvmlVersion()).endObject());
-        j.name("gpus");
-        list(j, g.gpus(), InventoryJson::gpu);
-        j.endObject();
-    }
-
-    private static void gpu(PrettyJson j, Gpu g) {
-        j.beginObject();
-        j.name("index").number(g.index());
-        j.name("pciAddress").string(g.pciAddress());
-        j.name("source");
-        enumValue(j, g.source());
-        j.name("name");
-        reading(j, g.name(), PrettyJson::string);
-        j.name("uuid");
-        reading(j, g.uuid(), PrettyJson::string);
-        j.name("memory");
-        reading(j, g.memory(), (w, m) -> {
-            w.beginObject().name("totalBytes").number(m.totalBytes()).name("usedBytes").number(m.usedBytes());
-            w.name("reservedBytes");
-            reading(w, m.reservedBytes(), PrettyJson::number);
-            w.name("freeBytes").number(m.freeBytes());
-            w.endObject();
-        });
-        j.name("temperatureC");
-        reading(j, g.temperatureC(), (w, n) -> w.number(n));
-        j.name("slowdownTemperatureC");
-        reading(j, g.slowdownTemperatureC(), (w, n) -> w.number(n));
-        j.name("powerWatts");
-        reading(j, g.powerWatts(), PrettyJson::number);
-        j.name("powerLimitWatts");
-        reading(j, g.powerLimitWatts(), PrettyJson::number);
-        j.name("smClockMhz");
-        reading(j, g.smClockMhz(), (w, n) -> w.number(n));
-        j.name("clockEvents");
-        reading(j, g.clockEvents(), (w, events) -> list(w, events, InventoryJson::enumValue));
-        j.name("ecc");
-        reading(j, g.ecc(), (w, e) -> w.beginObject().name("volatileCorrected").number(e.volatileCorrected())
-                .name("volatileUncorrected").number(e.volatileUncorrected())
-                .name("aggregateCorrected").number(e.aggregateCorrected())
-                .name("aggregateUncorrected").number(e.aggregateUncorrected()).endObject());
-        j.name("remappedRows");
-        reading(j, g.remappedRows(), (w, r) -> w.beginObject().name("correctable").number(r.correctable())
-                .name("uncorrectable").number(r.uncorrectable()).name("pending").bool(r.pending())
-                .name("failure").bool(r.failure()).endObject());
-        j.name("pcieLink");
-        reading(j, g.pcieLink(), InventoryJson::pcieLink);
-        j.name("nvlinks");
-        reading(j, g.nvlinks(), (w, links) -> list(w, links, (x, l) -> x.beginObject().name("link").number(l.link())
-                .name("active").bool(l.active()).endObject()));
-        j.name("persistenceMode");
-        reading(j, g.persistenceMode(), PrettyJson::bool);
-        j.name("pcieReplays");
-        reading(j, g.pcieReplays(), PrettyJson::number);
-        j.name("nvlinkErrors");
-        reading(j, g.nvlinkErrors(), (w, errors) -> list(w, errors, (x, e) -> x.beginObject()
-                .name("link").number(e.link()).name("replay").number(e.replay()).name("recovery").number(e.recovery())
-                .name("crcFlit").number(e.crcFlit()).name("crcData").number(e.crcData()).endObject()));
-        j.name("activity");
-        activity(j, g.activity());
-        j.endObject();
-    }
-
-    private static void activity(PrettyJson j, Gpu.Activity a) {
-        j.beginObject();
-        j.name("gpuUtilPercent");
-        reading(j, a.gpuUtilPercent(), (w, n) -> w.number(n));
-        j.name("memoryCopyUtilPercent");
-        reading(j, a.memoryCopyUtilPercent(), (w, n) -> w.number(n));
-        j.name("encoderUtilPercent");
-        reading(j, a.encoderUtilPercent(), (w, n) -> w.number(n));
-        j.name("decoderUtilPercent");
-        reading(j, a.decoderUtilPercent(), (w, n) -> w.number(n));
-        j.name("memoryClockMhz");
-        reading(j, a.memoryClockMhz(), (w, n) -> w.number(n));
-        j.name("memoryTemperatureC");
-        reading(j, a.memoryTemperatureC(), (w, n) -> w.number(n));
-        j.name("energyMillijoules");
-        reading(j, a.energyMillijoules(), PrettyJson::number);
-        j.name("pcieTxBytesPerSecond");
-        reading(j, a.pcieTxBytesPerSecond(), PrettyJson::number);
-        j.name("pcieRxBytesPerSecond");
-        reading(j, a.pcieRxBytesPerSecond(), PrettyJson::number);
-        j.name("nvlinkDataKib");
-        reading(j, a.nvlinkDataKib(), PrettyJson::number);
         j.endObject();
     }
 
@@ -357,7 +259,7 @@ public final class InventoryJson {
     }
 
     /** ReadingJson's form: {"state": "present", "value": ...}, {"state": "absent", ...} or {"state": "failed", ...}. */
-    private static <T> void reading(PrettyJson j, Reading<T> r, BiConsumer<PrettyJson, T> value) {
+    static <T> void reading(PrettyJson j, Reading<T> r, BiConsumer<PrettyJson, T> value) {
         if (r == null) {
             j.nullValue();
             return;
@@ -377,7 +279,7 @@ public final class InventoryJson {
         j.endObject();
     }
 
-    private static <T> void list(PrettyJson j, List<T> items, BiConsumer<PrettyJson, T> item) {
+    static <T> void list(PrettyJson j, List<T> items, BiConsumer<PrettyJson, T> item) {
         if (items == null) {
             j.nullValue();
             return;
@@ -391,7 +293,7 @@ public final class InventoryJson {
     }
 
     /** Keys in order, as the mapper's ORDER_MAP_ENTRIES_BY_KEYS writes them. */
-    private static <V> void map(PrettyJson j, Map<String, V> m, BiConsumer<PrettyJson, V> value) {
+    static <V> void map(PrettyJson j, Map<String, V> m, BiConsumer<PrettyJson, V> value) {
         if (m == null) {
             j.nullValue();
             return;
@@ -405,7 +307,7 @@ public final class InventoryJson {
         j.endObject();
     }
 
-    private static void enumValue(PrettyJson j, Enum<?> e) {
+    static void enumValue(PrettyJson j, Enum<?> e) {
         if (e == null) j.nullValue();
         else j.string(e.name());
     }

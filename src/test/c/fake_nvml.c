@@ -7,6 +7,10 @@
  * Test controls (not NVML): fake_nvml_set_init_result, fake_nvml_set_lost_gpu, fake_nvml_refcount,
  * fake_nvml_set_gpu0_dbe (volatile uncorrected ECC errors on GPU 0, for the agent's fault injection),
  * fake_nvml_hold_shutdown (nvmlShutdown waits until released: proves who waits for it).
+ * FAKE_NVML_SLOW_READ_MS=N in the environment: from the second nvmlDeviceGetCount_v2 on, the call prints
+ * "fake_nvml: slow read" to stderr and takes N ms. The library's destructor, run by the process's exit handlers,
+ * marks the library torn down as the real driver's does; a call that is still running then aborts the process, as
+ * a read inside the real NVML during exit crashes it (the agent must not exit with a read in flight).
  * Built with -DFAKE_NVML_ONE_GPU it lists GPU 0 only: a healthy node for the agent's end-to-end tests.
  * Built with -DFAKE_NVML_EIGHT_GPUS it lists eight H100-like GPUs on buses 0x1b, 0x2b, ... (the agent's footprint
  * benchmark: seed 004's 8-GPU node).
@@ -17,6 +21,7 @@
  * them: per second 700 J of energy, 2 GB of PCIe TX and 1 GB RX, 3 GiB of NVLink TX and 1 GiB RX (in KiB).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -153,9 +158,34 @@ nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int *v) { OUT_OR_RETURN(v); *v = 
 #endif
 nvmlReturn_t nvmlSystemGetCudaDriverVersion(int *v) { OUT_OR_RETURN(v); *v = 11080; return NVML_SUCCESS; }
 
+static volatile int torn_down = 0;
+static volatile int slow_in_call = 0;
+static int count_calls = 0;
+
+__attribute__((destructor)) static void fake_nvml_teardown(void) {
+    torn_down = 1;
+    /* the real library frees its state here; wait so that a call still running sees it */
+    for (int i = 0; i < 3000 && slow_in_call; i++) usleep(1000);
+}
+
+static void slow_read_if_asked(void) {
+    const char *ms = getenv("FAKE_NVML_SLOW_READ_MS");
+    if (ms == 0 || ++count_calls < 2) return;
+    slow_in_call = 1;
+    fputs("fake_nvml: slow read\n", stderr);
+    fflush(stderr);
+    for (long i = 0; i < atol(ms) && !torn_down; i++) usleep(1000);
+    if (torn_down) {
+        fputs("fake_nvml: called after the library was torn down\n", stderr);
+        abort();
+    }
+    slow_in_call = 0;
+}
+
 nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *count) {
     if (refcount <= 0) return NVML_ERROR_UNINITIALIZED;
     OUT_OR_RETURN(count);
+    slow_read_if_asked();
 #ifdef FAKE_NVML_ONE_GPU
     *count = 1;
 #elif defined(FAKE_NVML_EIGHT_GPUS)

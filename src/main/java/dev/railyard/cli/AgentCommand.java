@@ -25,6 +25,7 @@ import dev.railyard.model.Severity;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.RailyardException;
 import dev.railyard.nativelib.FfmNvml;
+import dev.railyard.platform.Cancellation;
 import dev.railyard.platform.Clock;
 import dev.railyard.platform.CommandRunner;
 import dev.railyard.platform.HostRoot;
@@ -41,6 +42,8 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
@@ -169,16 +172,17 @@ public final class AgentCommand implements Callable<Integer> {
                 .or(() -> host.isLive() ? Optional.of(Path.of("/var/lib/railyard/agent-state.json")) : Optional.empty())
                 .map(AgentStateFile::new);
         try (KernelLogFollower kernelLog = KernelLogFollower.start(host, state)) {
-            Agent agent = new Agent(sampler(host, cluster, name, kernelLog, clock), new HealthTracker(name, holdDown),
+            SourceReads reads = new SourceReads(readDeadline, clock);
+            Agent agent = new Agent(sampler(host, cluster, name, kernelLog, clock, reads), new HealthTracker(name, holdDown),
                     slurm ? Optional.of(new SlurmDrainPolicy(new SlurmControl(CommandRunner.system(), scontrol), name))
                             : Optional.empty(), kernelLog, clock, interval);
             if (once) return once(agent);
-            return serve(agent, token, clock);
+            return serve(agent, reads, token, clock);
         }
     }
 
     private Sampler sampler(HostRoot host, Optional<ClusterSpec> cluster, String name, KernelLogFollower kernelLog,
-                            Clock clock) {
+                            Clock clock, SourceReads reads) {
         GpuCollector gpus = nvmlOverride().map(p -> GpuCollector.keepingOpen(() -> FfmNvml.open(p)))
                 .orElseGet(() -> host.isLive() ? GpuCollector.keepingOpen(FfmNvml::open) : GpuCollector.forRoot(host));
         double warnC = cluster.map(c -> c.expect().gpuTempWarnC()).orElse(85.0);
@@ -188,7 +192,7 @@ public final class AgentCommand implements Callable<Integer> {
                         new LinkFlapDetector(flapWindow, flapChanges),
                         new KernelLinkEventDetector(kernelLog, flapWindow, flapChanges), new PcieReplayDetector(replaysPerHour),
                         new ThermalDetector(warnC, Duration.ofMinutes(1)), new GpuPresenceDetector()),
-                cluster, name, clock, Optional.of(new SourceReads(readDeadline, clock)));
+                cluster, name, clock, Optional.of(reads));
     }
 
     /** RAILYARD_NVML names an NVML library file to load instead of the driver's (a test's fake, with --root). */
@@ -238,7 +242,7 @@ public final class AgentCommand implements Callable<Integer> {
                 : message) + "; the agent keeps sampling, and please report it";
     }
 
-    private int serve(Agent agent, Optional<String> token, Clock clock) throws IOException, InterruptedException {
+    private int serve(Agent agent, SourceReads reads, Optional<String> token, Clock clock) throws IOException {
         InetSocketAddress bind = ListenAddress.parse(listen);
         AgentHttpServer http;
         try {
@@ -254,23 +258,29 @@ public final class AgentCommand implements Callable<Integer> {
                     + "/metrics, sampling every " + interval.toMillis() + " ms"
                     + (slurm ? ", draining in Slurm when unhealthy" : ""));
             err.flush();
-            // Ctrl-C or SIGTERM interrupts this thread (Interrupts' default): the loop ends and the agent exits 0
-            while (!Thread.currentThread().isInterrupted()) {
-                long start = clock.nanoTime();
-                try {
-                    agent.tick();
-                } catch (RuntimeException e) {
-                    // one bad sample must not stop the agent: the page and /healthz show the staleness
-                    err.println("railyard agent: sampling failed: " + sampleFailure(e));
-                    if (ExitCodes.ExceptionHandler.debugRequested(spec.commandLine())) e.printStackTrace(err);
-                    err.flush();
+            // Ctrl-C or SIGTERM ends the loop between samples, never inside one: a read still in NVML when the JVM
+            // exits meets NVML's teardown in the process's exit handlers and the JVM dies with SIGSEGV
+            CountDownLatch stop = new CountDownLatch(1);
+            try (Cancellation.Registration onStop = Interrupts.onStop(stop::countDown)) {
+                while (stop.getCount() > 0 && !Thread.currentThread().isInterrupted()) {
+                    long start = clock.nanoTime();
+                    try {
+                        agent.tick();
+                    } catch (RuntimeException e) {
+                        // one bad sample must not stop the agent: the page and /healthz show the staleness
+                        err.println("railyard agent: sampling failed: " + sampleFailure(e));
+                        if (ExitCodes.ExceptionHandler.debugRequested(spec.commandLine())) e.printStackTrace(err);
+                        err.flush();
+                    }
+                    long left = interval.toNanos() - (clock.nanoTime() - start);
+                    if (left > 0) stop.await(left, TimeUnit.NANOSECONDS);
                 }
-                long left = interval.toNanos() - (clock.nanoTime() - start);
-                if (left > 0) Thread.sleep(Duration.ofNanos(left));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        // a read past its deadline may still be inside NVML or the kernel: give it one more deadline to return
+        reads.awaitIdle(readDeadline);
         return ExitCodes.OK;
     }
 }

@@ -5,6 +5,7 @@ import dev.railyard.platform.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
@@ -117,6 +118,31 @@ public final class SourceReads {
                 ? "the " + p.source.words() + " gave no answer within " + deadline.toMillis() + " ms"
                 : "the " + p.source.words() + " still give no answer (a read blocked since " + since + ")";
         return new Outcome.NotRead<>(new Stuck(p.source, since, why + "; not judged until they answer"));
+    }
+
+    /**
+     * Waits, {@code max} at most, until no read is running: the agent's exit, so that no thread is inside NVML while
+     * the process's exit handlers tear the library down. Returns whether all had returned.
+     */
+    public boolean awaitIdle(Duration max) {
+        long end = System.nanoTime() + max.toNanos();
+        List<FutureTask<?>> tasks;
+        synchronized (this) {
+            tasks = List.copyOf(running.values());
+        }
+        for (FutureTask<?> t : tasks) {
+            try {
+                t.get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (ExecutionException e) {
+                // its failure was reported by the sample that awaited it
+            } catch (TimeoutException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Sources blocked now, for tests and the bounded-thread promise. */

@@ -2,12 +2,12 @@ package dev.railyard.cluster;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import com.fasterxml.jackson.databind.ObjectReader;
 import dev.railyard.apply.ApplyReport;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.NodeStatus;
 import dev.railyard.model.Reading;
+import dev.railyard.platform.JsonMapperFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,8 +34,9 @@ public final class ClusterApply {
      */
     public record NodeResult(String node, NodeStatus status, int exitCode, String detail, Optional<ApplyReport> result) {}
 
-    private static final ObjectMapper MAPPER = new ObjectMapper().registerModule(new Jdk8Module())
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    /** A node on a newer build may report fields this one does not know; they are left unread. */
+    private static final ObjectReader REPORT = JsonMapperFactory.shared().readerFor(ApplyReport.class)
+            .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     private final Launcher launcher;
     private final Duration stepTimeout;
@@ -101,7 +102,7 @@ public final class ClusterApply {
                     + ", this one reads 1: run the same version on both", Optional.empty());
         }
         try {
-            return new NodeResult(node.name(), NodeStatus.COMPLETED, 0, "", Optional.of(MAPPER.treeToValue(doc, ApplyReport.class)));
+            return new NodeResult(node.name(), NodeStatus.COMPLETED, 0, "", Optional.of(REPORT.treeToValue(doc, ApplyReport.class)));
         } catch (Exception e) {
             return new NodeResult(node.name(), NodeStatus.FAILED, 0, "apply's report is unreadable: "
                     + e.getMessage().lines().findFirst().orElse(""), Optional.empty());

@@ -1,10 +1,10 @@
 package dev.railyard.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Reading;
 import dev.railyard.model.Severity;
+import dev.railyard.platform.JsonMapperFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,8 +18,6 @@ import java.util.function.Function;
  */
 final class StepJson {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
-
     private StepJson() {
     }
 
@@ -29,7 +27,7 @@ final class StepJson {
         int start = firstJsonStart(text);
         if (start < 0) return Reading.absent("no JSON in the step's output" + excerpt(text));
         try {
-            return Reading.of(MAPPER.readTree(text.substring(start)));
+            return Reading.of(JsonMapperFactory.shared().readTree(text.substring(start)));
         } catch (Exception e) {
             return Reading.failed("step output", "not JSON: " + e.getMessage().lines().findFirst().orElse(""));
         }

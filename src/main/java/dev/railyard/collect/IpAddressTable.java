@@ -3,7 +3,7 @@ package dev.railyard.collect;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.railyard.platform.JsonMapperFactory;
 import dev.railyard.model.Reading;
 import dev.railyard.platform.HostRoot;
 
@@ -28,11 +28,6 @@ import java.util.Map;
 record IpAddressTable(Map<String, List<String>> byInterface) {
 
     static final String CAPTURED_FILE = "railyard/ip-address.json";
-    /** Jackson takes ~150 ms to start cold; the live path never needs it, so it is created on first use. */
-    private static final class Mapper {
-        /** Text after the array (two outputs run together, a cut write) is a garbled file, not one to half-read. */
-        static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-    }
 
     IpAddressTable {
         byInterface = Map.copyOf(byInterface);
@@ -102,7 +97,7 @@ record IpAddressTable(Map<String, List<String>> byInterface) {
 
     /** The table in the shape of {@code ip -j address show}, for a capture. */
     String toIpJson() {
-        var root = Mapper.JSON.createArrayNode();
+        var root = JsonMapperFactory.shared().createArrayNode();
         byInterface.forEach((name, addresses) -> {
             var link = root.addObject().put("ifname", name);
             var info = link.putArray("addr_info");
@@ -119,7 +114,8 @@ record IpAddressTable(Map<String, List<String>> byInterface) {
     static Reading<IpAddressTable> parse(String source, String json) {
         JsonNode tree;
         try {
-            tree = Mapper.JSON.readTree(json);
+            // text after the array (two outputs run together, a cut write) is a garbled file, not one to half-read
+            tree = JsonMapperFactory.shared().reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(json);
         } catch (JsonProcessingException e) {
             return Reading.failed(source, "not JSON: " + e.getOriginalMessage());
         }

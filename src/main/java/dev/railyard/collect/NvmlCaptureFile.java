@@ -3,12 +3,11 @@ package dev.railyard.collect;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import dev.railyard.model.GpuInventory;
 import dev.railyard.model.Reading;
-import dev.railyard.model.ReadingJson;
+import dev.railyard.platform.JsonMapperFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,20 +24,19 @@ final class NvmlCaptureFile {
     /** The file's own format version; a capture from a newer Railyard with another version is not guessed at. */
     static final int VERSION = 1;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .registerModule(new Jdk8Module())
-            .registerModule(ReadingJson.module())
-            .enable(SerializationFeature.INDENT_OUTPUT)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    /** A newer Railyard's extra fields are left unread, not refused. */
+    private static final ObjectReader READER = JsonMapperFactory.shared().reader()
+            .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     private NvmlCaptureFile() {
     }
 
     static String write(GpuInventory gpus) {
-        ObjectNode doc = MAPPER.createObjectNode().put("schemaVersion", VERSION);
-        doc.setAll((ObjectNode) MAPPER.valueToTree(gpus));
+        ObjectMapper mapper = JsonMapperFactory.shared();
+        ObjectNode doc = mapper.createObjectNode().put("schemaVersion", VERSION);
+        doc.setAll((ObjectNode) mapper.valueToTree(gpus));
         try {
-            return MAPPER.writeValueAsString(doc) + "\n";
+            return mapper.writeValueAsString(doc) + "\n";
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -47,12 +45,12 @@ final class NvmlCaptureFile {
     /** The saved inventory, or failed with the file and why it could not be read back. */
     static Reading<GpuInventory> parse(String json) {
         try {
-            JsonNode doc = MAPPER.readTree(json);
+            JsonNode doc = READER.readTree(json);
             int version = doc.path("schemaVersion").asInt(-1);
             if (version != VERSION) {
                 return Reading.failed(FILE, "schemaVersion " + version + ", this Railyard reads " + VERSION);
             }
-            return Reading.of(MAPPER.treeToValue(doc, GpuInventory.class));
+            return Reading.of(READER.treeToValue(doc, GpuInventory.class));
         } catch (IOException | IllegalArgumentException e) {
             return Reading.failed(FILE, e.getMessage().lines().findFirst().orElse("unreadable"));
         }

@@ -6,9 +6,9 @@ import dev.railyard.model.FioResult;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.railyard.bench.TextLines;
 import dev.railyard.bench.ToolParseException;
+import dev.railyard.platform.JsonMapperFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -21,8 +21,6 @@ import java.util.OptionalDouble;
 public final class FioJsonParser {
 
     static final String TOOL = "fio";
-    private static final ObjectMapper MAPPER = new ObjectMapper();
-
     public FioResult parse(String output) {
         TextLines text = TextLines.of(output);
         int open = 0;
@@ -36,7 +34,7 @@ public final class FioJsonParser {
         String json = String.join("\n", text.lines().subList(open - 1, text.lines().size()));
         JsonNode root;
         try {
-            root = MAPPER.readTree(json);
+            root = JsonMapperFactory.shared().readTree(json);
         } catch (JsonProcessingException e) {
             int n = e.getLocation() == null ? 0 : e.getLocation().getLineNr() + open - 1;
             throw new ToolParseException(TOOL, n, text.line(n), "malformed JSON: " + e.getOriginalMessage());

@@ -2,9 +2,9 @@ package dev.railyard.bench.iperf3;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.railyard.bench.TextLines;
 import dev.railyard.bench.ToolParseException;
+import dev.railyard.platform.JsonMapperFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,8 +18,6 @@ import java.util.OptionalLong;
 public final class Iperf3JsonParser {
 
     static final String TOOL = "iperf3";
-    private static final ObjectMapper MAPPER = new ObjectMapper();
-
     public Iperf3Result parse(String output) {
         TextLines text = TextLines.of(output);
         int first = text.firstNonBlank();
@@ -30,7 +28,7 @@ public final class Iperf3JsonParser {
         }
         JsonNode root;
         try {
-            root = MAPPER.readTree(text.joined());
+            root = JsonMapperFactory.shared().readTree(text.joined());
         } catch (JsonProcessingException e) {
             int n = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
             throw new ToolParseException(TOOL, n, text.line(n), "malformed JSON: " + e.getOriginalMessage());

@@ -199,6 +199,27 @@ phase_agentsmi() {
   kill "$pid"; wait "$pid" 2>/dev/null
 }
 
+# The agent stopped by SIGTERM at a random moment of its sampling, under an NCCL load that makes NVML reads slow:
+# every stop must exit 0 (a read left inside NVML while the exit handlers ran killed the JVM with SIGSEGV).
+# AGENT_JAR: the jar to try (default: this build's); STOPS: how many stops (default 12).
+phase_agentstop() {
+  local port=19412 f="$logs/agent-stop.txt" j="${AGENT_JAR:-$jar}" i pid rc
+  ryb bench nccl all_reduce -b 1G -e 1G -g "$ngpu" -n 100000 >"$logs/agentstop-nccl.txt" 2>&1 &
+  local load=$!
+  sleep 8
+  for i in $(seq "${STOPS:-12}"); do
+    # shellcheck disable=SC2086
+    "$java" -Xlog:disable -XX:+UseSerialGC $agent_flags -XX:ErrorFile="$logs/hs_err_%p.log" -jar "$j" agent \
+      --listen 127.0.0.1:$port --interval 1s >"$logs/agentstop-$i.err" 2>&1 &
+    pid=$!
+    for _ in $(seq 150); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
+    sleep "$(( i % 3 )).$(( (i * 137) % 1000 ))"
+    kill -TERM "$pid"; wait "$pid"; rc=$?
+    echo "stop $i jar $(basename "$(dirname "$j")") exit $rc" >>"$f"
+  done
+  kill "$load" 2>/dev/null; wait "$load" 2>/dev/null
+}
+
 # the agent's footprint benchmark on this machine's quiet cores: the agent over the real H100 tree with the eight-GPU
 # fake NVML beside Debian's node_exporter (carried xz-packed as .device/prometheus-node-exporter.xz), in one run.
 phase_footprint() {

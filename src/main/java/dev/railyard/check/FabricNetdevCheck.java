@@ -13,7 +13,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * rdma.netdev.mtu (RoCE netdev below 9000 / the spec's MTU; IPoIB not connected mode with 65520 when the spec asks)
+ * rdma.netdev.mtu (RoCE netdev below 9000 / the spec's MTU; IPoIB not connected mode with 65520 when the spec asks;
+ * on a network without RDMA only the spec's MTU is judged)
  * and rdma.netdev.address (a fabric netdev without its spec address, or down). Fabric netdevs are the spec's bound
  * ones, or without a spec those carrying an ACTIVE RDMA port (unused NICs may be down on purpose).
  */
@@ -43,7 +44,8 @@ public final class FabricNetdevCheck implements Check {
                     out.add(missingNetdev(in, b));
                     continue;
                 }
-                mtu(nd.get(), Optional.of(b.network()), isIb(in, nd.get()), out);
+                boolean rdma = b.network().carriesRdma() || b.binding().rdma().isPresent() || carriesRdmaPort(in, nd.get());
+                mtu(nd.get(), Optional.of(b.network()), isIb(in, nd.get()), rdma, out);
                 address(nd.get(), b.binding().address(), b.network().subnet(), out);
             }
             return out;
@@ -52,7 +54,7 @@ public final class FabricNetdevCheck implements Check {
             List<RdmaPort> ports = in.ports().stream().filter(p -> in.netdevsOf(p).contains(nd)).toList();
             boolean active = ports.stream().anyMatch(p -> p.state().optional().map(s -> s.code() == RdmaPortCheck.ACTIVE).orElse(false));
             if (!active) continue;
-            mtu(nd, Optional.empty(), ports.stream().anyMatch(RdmaPort::isInfiniband), out);
+            mtu(nd, Optional.empty(), ports.stream().anyMatch(RdmaPort::isInfiniband), true, out);
             address(nd, Optional.empty(), Optional.empty(), out);
         }
         return out;
@@ -89,12 +91,17 @@ public final class FabricNetdevCheck implements Check {
                         "ip -br link", "lspci -k | grep -A3 -iE 'ethernet|infiniband'"));
     }
 
+    private static boolean carriesRdmaPort(CheckInput in, NetInterface nd) {
+        return in.ports().stream().anyMatch(p -> in.netdevsOf(p).contains(nd));
+    }
+
     private static boolean isIb(CheckInput in, NetInterface nd) {
         return in.ports().stream().filter(p -> in.netdevsOf(p).contains(nd)).anyMatch(RdmaPort::isInfiniband)
                 || nd.ipoibMode().isPresent();
     }
 
-    private static void mtu(NetInterface nd, Optional<ClusterSpec.Network> net, boolean ipoib, List<Finding> out) {
+    private static void mtu(NetInterface nd, Optional<ClusterSpec.Network> net, boolean ipoib, boolean rdma,
+                            List<Finding> out) {
         boolean wantConnected = net.flatMap(ClusterSpec.Network::ipoibMode).map(m -> m == ClusterSpec.IpoibMode.CONNECTED).orElse(false);
         Optional<Integer> specMtu = net.flatMap(ClusterSpec.Network::mtu);
         if (ipoib) {
@@ -117,6 +124,12 @@ public final class FabricNetdevCheck implements Check {
                     + ShellWord.of(nd.name()) + " infiniband.transport-mode connected infiniband.mtu " + want
                     + " && nmcli connection up " + ShellWord.of(nd.name())));
             // nmcli both applies and persists: one line is the whole fix.
+            return;
+        }
+        if (!rdma && specMtu.isEmpty()) {
+            // jumbo frames are RoCE's need; on a TCP network the MTU is the spec's choice, and it made none
+            out.add(Finding.of(MTU, Severity.INFO, nd.name(), nd.mtu().describe(),
+                    "no MTU in the spec; a network without RDMA needs no jumbo frames", ""));
             return;
         }
         int want = specMtu.orElse(JUMBO);

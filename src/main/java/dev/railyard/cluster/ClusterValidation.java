@@ -217,6 +217,7 @@ public final class ClusterValidation {
         for (PairStage.Plan p : plans) {
             String name = p.network().name();
             nets.add(new CulpritFinder.NetworkPairs(name, p.schedule().nodes(), p.network().rateGbps(),
+                    p.network().carriesRdma(),
                     judged.stream().filter(j -> j.test().network().equals(name) && !j.notRun()).toList()));
         }
         List<Finding> findings = new ArrayList<>(untestedNoted(PairJudge.findings(judged), plans));

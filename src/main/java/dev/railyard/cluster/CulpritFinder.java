@@ -36,8 +36,12 @@ public final class CulpritFinder {
     private CulpritFinder() {
     }
 
-    /** What one network looked like: its nodes in the schedule, its line rate, and its judged pairs. */
-    public record NetworkPairs(String network, List<String> nodes, Optional<Double> rateGbps, List<PairJudgement> judged) {
+    /**
+     * What one network looked like: its nodes in the schedule, its line rate, whether it carries RDMA (the fixes of
+     * a TCP-only network name netdevs, never RDMA ports), and its judged pairs.
+     */
+    public record NetworkPairs(String network, List<String> nodes, Optional<Double> rateGbps, boolean rdma,
+                               List<PairJudgement> judged) {
         public NetworkPairs {
             nodes = List.copyOf(nodes);
             judged = List.copyOf(judged);
@@ -158,10 +162,13 @@ public final class CulpritFinder {
                 .findFirst();
     }
 
-    /** What both ends of a link show about it: each port's rate and state, each netdev's speed, MTU and errors. */
-    static final String PORT_EVIDENCE = Fix.lines(
-            "grep . /sys/class/infiniband/*/ports/*/rate /sys/class/infiniband/*/ports/*/state",
-            "grep . /sys/class/net/*/speed /sys/class/net/*/mtu",
+    /** What both ends of a link show about it: each netdev's speed, MTU and errors, and where RDMA runs, each port's rate and state. */
+    static String portEvidence(boolean rdma) {
+        return rdma ? Fix.lines("grep . /sys/class/infiniband/*/ports/*/rate /sys/class/infiniband/*/ports/*/state",
+                NETDEV_EVIDENCE) : NETDEV_EVIDENCE;
+    }
+
+    private static final String NETDEV_EVIDENCE = Fix.lines("grep . /sys/class/net/*/speed /sys/class/net/*/mtu",
             "ip -s -br link");
 
     private static String linkFix(List<String> ends, NetworkPairs net, List<PairJudgement> bad) {
@@ -172,7 +179,7 @@ public final class CulpritFinder {
         }
         return Fix.lines(Fix.note("the cable or path between " + ends.get(0) + " and " + ends.get(1) + ": where an end "
                         + "shows a lower rate or errors, reseat or replace the cable, or move it to another switch port"),
-                Fix.note("on " + ends.get(0) + " and on " + ends.get(1) + ":"), PORT_EVIDENCE);
+                Fix.note("on " + ends.get(0) + " and on " + ends.get(1) + ":"), portEvidence(net.rdma()));
     }
 
     private static String nodeFix(String node, NetworkPairs net, Map<Link, List<PairJudgement>> bad) {
@@ -187,10 +194,15 @@ public final class CulpritFinder {
         return Fix.lines(Fix.note("most of " + node + "'s pairs on " + net.network() + " are bad: its port state and "
                         + "rate, MTU, CPU governor, PCIe width and memlock; a low rate means reseating the cable or "
                         + "another switch port"),
-                Fix.note("on " + node + ":"), "railyard check --node " + node, PORT_EVIDENCE);
+                Fix.note("on " + node + ":"), "railyard check --node " + node, portEvidence(net.rdma()));
     }
 
     private static String railFix(NetworkPairs net) {
+        if (!net.rdma()) {
+            return Fix.lines(Fix.note("every pair on " + net.network() + " is slow: look at what the network shares: "
+                            + "the switch's port speeds, the MTU and flow control"),
+                    Fix.note("on any node of " + net.network() + ":"), NETDEV_EVIDENCE);
+        }
         return Fix.lines(Fix.note("every pair on " + net.network() + " is slow: look at what the rail shares: the switch's "
                         + "port speeds, the rail's MTU and flow control (PFC/ECN on RoCE), and on InfiniBand the subnet "
                         + "manager (ports in INIT: none runs)"),
@@ -225,7 +237,7 @@ public final class CulpritFinder {
             if (trained.isPresent()) {
                 return Optional.of(Fix.lines(Fix.note(PairJudge.format(v.getAsDouble()) + " Gb/s on a "
                         + PairJudge.rate(net.rateGbps().get()) + " Gb/s link looks like it negotiated "
-                        + PairJudge.rate(trained.get()) + "G: reseat or replace the cable; the rates now:"), PORT_EVIDENCE));
+                        + PairJudge.rate(trained.get()) + "G: reseat or replace the cable; the rates now:"), portEvidence(net.rdma())));
             }
         }
         return Optional.empty();

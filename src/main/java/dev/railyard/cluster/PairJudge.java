@@ -158,14 +158,14 @@ public final class PairJudge {
                                     + " more of " + group.size() + " pairs below expect", first.expected(),
                             Fix.lines(Fix.note("the pair matrix of this report has every pair, the culprit section what "
                                     + "they point at; on the nodes of the bad pairs, their ports and netdevs:"),
-                                    CulpritFinder.PORT_EVIDENCE)));
+                                    CulpritFinder.portEvidence(first.kind().rdma()))));
                     break;
                 }
                 String retest = j.result().attempt() > 1 ? " (retested: attempt " + j.result().attempt() + ")" : "";
                 String fix = j.rule().map(RdmaBandwidthRule.Verdict::fix).orElseGet(() -> Fix.lines(
                         Fix.note("the culprit section says what the bad pairs point at and what to do; on "
                                 + j.test().client() + " and on " + j.test().server() + ", the ports and netdevs:"),
-                        CulpritFinder.PORT_EVIDENCE));
+                        CulpritFinder.portEvidence(j.kind().rdma())));
                 String note = j.rule().map(RdmaBandwidthRule.Verdict::note).filter(n -> !n.isEmpty()).map(n -> "; " + n)
                         .orElse("");
                 out.add(Finding.of(id, Severity.FAIL, j.test().subject(), j.observed() + note + retest, j.expected(), fix));

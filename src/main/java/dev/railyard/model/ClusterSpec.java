@@ -161,6 +161,15 @@ public record ClusterSpec(
                        Map<String, Binding> bind) {
             this(name, role, linkLayer, rateGbps, mtu, subnet, ipoibMode, bind, Optional.empty());
         }
+
+        /**
+         * Whether the spec puts RDMA on this network: InfiniBand, or a binding that names an RDMA port. A network
+         * that does neither is TCP only, and advice about RDMA ports or RoCE jumbo frames does not apply to it.
+         */
+        public boolean carriesRdma() {
+            return linkLayer.filter(l -> l == LinkLayer.INFINIBAND).isPresent()
+                    || bind.values().stream().anyMatch(b -> b.rdma().isPresent());
+        }
     }
 
     /** Where a network lands on one node: the netdev, the RDMA device:port and the bare IPv4 address. */

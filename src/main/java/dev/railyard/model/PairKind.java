@@ -26,6 +26,11 @@ public enum PairKind {
         return unit;
     }
 
+    /** Whether the test runs over RDMA (perftest) rather than TCP. */
+    public boolean rdma() {
+        return this == RDMA_BANDWIDTH || this == RDMA_LATENCY;
+    }
+
     public boolean higherIsBetter() {
         return higherIsBetter;
     }

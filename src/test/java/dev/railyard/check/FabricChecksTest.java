@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NetInterface;
 import dev.railyard.model.NodeInventory;
@@ -111,6 +112,33 @@ class FabricChecksTest {
         Finding f = Found.one(new FabricNetdevCheck().run(withSpec(inv)), "rdma.netdev.mtu", "ens6d1");
         assertThat(f.severity()).isEqualTo(Severity.FAIL);
         assertThat(f.remediation()).startsWith("ip link set dev ens6d1 mtu 9000").contains("netplan");
+    }
+
+    /**
+     * A data network the spec binds to a plain Ethernet netdev, with no RDMA port and no MTU: 1500 is no finding to
+     * fix (jumbo frames are RoCE's need); once the spec asks for 9000 it is judged as on any network.
+     */
+    @Test
+    void aTcpOnlyNetworkIsNotToldToUseJumboFramesForRoce() {
+        NodeInventory inv = withInterfaces(s1(), List.of(netdev("eno2", 1500, "up", List.of("10.9.0.1/24"), "0000:05:00.0", 0)));
+        for (Optional<Integer> mtu : List.of(Optional.<Integer>empty(), Optional.of(9000))) {
+            ClusterSpec.Network data = new ClusterSpec.Network("data", ClusterSpec.Role.COMPUTE,
+                    Optional.of(ClusterSpec.LinkLayer.ETHERNET), Optional.of(10.0), mtu, Optional.of("10.9.0.0/24"),
+                    Optional.empty(), Map.of("gpuserver1", new ClusterSpec.Binding("eno2", Optional.empty(),
+                    Optional.of("10.9.0.1"))));
+            ClusterSpec spec = new ClusterSpec("tcp", "test", s1Spec().nodes(), Optional.empty(), List.of(data),
+                    ClusterSpec.Expect.defaults());
+            assertThat(data.carriesRdma()).isFalse();
+            Finding f = Found.one(new FabricNetdevCheck().run(new CheckInput(inv, Optional.of(spec), "gpuserver1")),
+                    "rdma.netdev.mtu", "eno2");
+            if (mtu.isEmpty()) {
+                assertThat(f.severity()).isEqualTo(Severity.INFO);
+                assertThat(f.expected() + f.remediation()).doesNotContain("RoCE").doesNotContain("jumbo frames for");
+            } else {
+                assertThat(f.severity()).isEqualTo(Severity.FAIL);
+                assertThat(f.expected()).isEqualTo(">= 9000 (spec)");
+            }
+        }
     }
 
     @Test

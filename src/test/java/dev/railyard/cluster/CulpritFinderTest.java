@@ -25,7 +25,7 @@ class CulpritFinderTest {
         ClusterSpec spec = PairFixtures.spec(n, 1, true);
         List<PairResult> results = PairFixtures.allPairs("rail0", PairFixtures.names(n), PairKind.RDMA_BANDWIDTH, value);
         List<PairJudgement> judged = new PairJudge(spec, 1.5).judgeLatest(results);
-        return CulpritFinder.find(List.of(new CulpritFinder.NetworkPairs("rail0", PairFixtures.names(n), Optional.of(40.0), judged)));
+        return CulpritFinder.find(List.of(new CulpritFinder.NetworkPairs("rail0", PairFixtures.names(n), Optional.of(40.0), true, judged)));
     }
 
     private static boolean touches(String a, String b, String node) {
@@ -83,7 +83,7 @@ class CulpritFinderTest {
         ClusterSpec spec = PairFixtures.spec(2, 1, true);
         List<PairJudgement> judged = new PairJudge(spec, 1.5).judgeLatest(List.of(PairFixtures.failed("rail0", "n001", "n002",
                 PairKind.RDMA_BANDWIDTH, "Port number 1 state is Down")));
-        Culprit c = CulpritFinder.find(List.of(new CulpritFinder.NetworkPairs("rail0", PairFixtures.names(2), Optional.of(40.0), judged))).getFirst();
+        Culprit c = CulpritFinder.find(List.of(new CulpritFinder.NetworkPairs("rail0", PairFixtures.names(2), Optional.of(40.0), true, judged))).getFirst();
         assertThat(c.remediation()).contains("a port is down");
     }
 
@@ -101,13 +101,40 @@ class CulpritFinderTest {
             List<PairJudgement> judged = new PairJudge(spec, 1.5).judgeLatest(List.of(PairFixtures.failed("rail0", "n001",
                     "n002", PairKind.RDMA_BANDWIDTH, why)));
             all.addAll(CulpritFinder.find(List.of(new CulpritFinder.NetworkPairs("rail0", PairFixtures.names(2),
-                    Optional.of(40.0), judged))));
+                    Optional.of(40.0), true, judged))));
         }
         assertThat(all).extracting(Culprit::kind).contains(CulpritKind.LINK, CulpritKind.NODE, CulpritKind.RAIL);
         assertThat(all).extracting(Culprit::remediation).anyMatch(f -> f.contains("a port is down"))
                 .anyMatch(f -> f.contains("RoCE GID")).anyMatch(f -> f.contains("disagree on MTU"))
                 .anyMatch(f -> f.contains("negotiated 10G"));
         for (Culprit c : all) dev.railyard.check.RunnableFixes.assertRunnable(c.kind() + " " + c.subject(), c.remediation());
+    }
+
+    @Test
+    void aTcpOnlyNetworkIsNeverSentToRdmaPorts() {
+        ClusterSpec spec = PairFixtures.spec(6, 1, false);
+        assertThat(spec.networks().get(1).carriesRdma()).isFalse();
+        List<Culprit> all = new java.util.ArrayList<>();
+        List<PairResult> link = PairFixtures.allPairs("rail0", PairFixtures.names(6), PairKind.TCP_BANDWIDTH,
+                (a, b) -> a.equals("n002") && b.equals("n005") ? BAD : GOOD);
+        List<PairResult> node = PairFixtures.allPairs("rail0", PairFixtures.names(6), PairKind.TCP_BANDWIDTH,
+                (a, b) -> touches(a, b, "n003") ? BAD : GOOD);
+        // every pair's connection timed out: the whole network (equal slow numbers set a median bar of their own)
+        List<PairResult> rail = link.stream().map(r -> PairFixtures.failed("rail0", r.test().client(), r.test().server(),
+                PairKind.TCP_BANDWIDTH, "connect failed: Connection timed out")).toList();
+        for (List<PairResult> results : List.of(link, node, rail)) {
+            List<PairJudgement> judged = new PairJudge(spec, 1.5).judgeLatest(results);
+            all.addAll(CulpritFinder.find(List.of(new CulpritFinder.NetworkPairs("rail0", PairFixtures.names(6),
+                    Optional.of(40.0), false, judged))));
+            for (var f : PairJudge.findings(judged)) {
+                assertThat(f.remediation()).as(f.toString()).doesNotContain("infiniband");
+            }
+        }
+        assertThat(all).extracting(Culprit::kind).contains(CulpritKind.LINK, CulpritKind.NODE, CulpritKind.RAIL);
+        assertThat(all).extracting(Culprit::remediation).allSatisfy(f -> assertThat(f)
+                .doesNotContain("infiniband").doesNotContain("iblinkinfo").contains("/sys/class/net/"));
+        // the same pattern on an RDMA network still shows the ports
+        assertThat(culprits(6, (a, b) -> 20.0).getFirst().remediation()).contains("/sys/class/infiniband/");
     }
 
     @Test

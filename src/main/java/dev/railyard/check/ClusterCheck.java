@@ -14,6 +14,6 @@ public interface ClusterCheck {
     /** The cluster checks validate runs, in report order. */
     static List<ClusterCheck> all() {
         return List.of(new ClusterMtuCheck(), new ClusterVersionsCheck(), new ClusterAddressesCheck(),
-                new NetworkSeparationCheck());
+                new NetworkSeparationCheck(), new ClusterPkeyCheck());
     }
 }

@@ -45,7 +45,7 @@ import java.util.concurrent.ThreadLocalRandom;
                 "Prove a whole cluster works, in one run and one report.",
                 "",
                 "On every node (started there by the launcher): inventory and 'check'. Across nodes: cluster.mtu, "
-                        + "cluster.versions, cluster.addresses, cluster.network.separation. On every compute network: "
+                        + "cluster.versions, cluster.addresses, cluster.network.separation, cluster.pkey. On every compute network: "
                         + "TCP (and RDMA where bound) tests between every pair of nodes, in n-1 rounds of disjoint pairs "
                         + "(networks on separate NICs side by side); pairs below expect are retested once, and the report "
                         + "names the likely culprit (a node, a link or a whole rail) with the evidence and the fix. Then "

@@ -11,7 +11,7 @@ import java.util.Map;
 
 /**
  * Takes what the cluster checks compare out of a node's {@code inventory --format json}: driver, CUDA and NCCL
- * versions, HCA firmware per RDMA device, and every netdev's MTU, state and addresses.
+ * versions, HCA firmware per RDMA device, every RDMA port's link layer and P_Keys, and every netdev's MTU, state and addresses.
  */
 public final class NodeFactsReader {
 
@@ -27,9 +27,17 @@ public final class NodeFactsReader {
         Reading<String> nccl = StepJson.reading(inventory.path("nccl").path("version"), JsonNode::asText,
                 "this node's inventory does not report NCCL's version");
         Map<String, Reading<String>> firmware = new LinkedHashMap<>();
+        List<NodeFacts.Port> ports = new ArrayList<>();
         for (JsonNode dev : inventory.path("rdmaDevices")) {
-            firmware.put(dev.path("name").asText("?"), StepJson.reading(dev.path("firmwareVersion"), JsonNode::asText,
+            String name = dev.path("name").asText("?");
+            firmware.put(name, StepJson.reading(dev.path("firmwareVersion"), JsonNode::asText,
                     "no firmware version in the inventory"));
+            for (JsonNode p : dev.path("ports")) {
+                ports.add(new NodeFacts.Port(name, p.path("port").asInt(),
+                        StepJson.reading(p.path("linkLayer"), JsonNode::asText, "no link layer in the inventory"),
+                        StepJson.reading(p.path("pkeys"), NodeFactsReader::pkeys,
+                                "this node's inventory does not report P_Keys")));
+            }
         }
         List<NodeFacts.Netdev> netdevs = new ArrayList<>();
         for (JsonNode i : inventory.path("interfaces")) {
@@ -38,7 +46,7 @@ public final class NodeFactsReader {
                     StepJson.reading(i.path("operState"), JsonNode::asText, "no operstate"),
                     StepJson.reading(i.path("addresses"), NodeFactsReader::strings, "no addresses")));
         }
-        return new NodeFacts(node, inventory.path("hostname").asText(node), driver, cuda, nccl, firmware, netdevs);
+        return new NodeFacts(node, inventory.path("hostname").asText(node), driver, cuda, nccl, firmware, netdevs, ports);
     }
 
     private static Reading<String> field(Reading<JsonNode> system, String name) {
@@ -47,6 +55,19 @@ public final class NodeFactsReader {
             case Reading.Absent<JsonNode>(String why) -> Reading.absent(why);
             case Reading.Failed<JsonNode>(String path, String cause) -> Reading.failed(path, cause);
         };
+    }
+
+    /** P_Keys as the inventory writes them: numbers (0xffff is 65535). */
+    private static List<Integer> pkeys(JsonNode array) {
+        if (!array.isArray()) throw new IllegalArgumentException("not a list");
+        List<Integer> out = new ArrayList<>();
+        for (JsonNode k : array) {
+            if (!k.canConvertToInt() || k.asInt() < 0 || k.asInt() > 0xffff) {
+                throw new IllegalArgumentException("not a P_Key: " + k);
+            }
+            out.add(k.asInt());
+        }
+        return out;
     }
 
     private static List<String> strings(JsonNode array) {

@@ -120,4 +120,12 @@ final class InfinibandAttributes {
             return Optional.empty();
         }
     }
+
+    private static final Pattern PKEY = Pattern.compile("0x([0-9A-Fa-f]{1,4})");
+
+    /** A P_Key table entry as the kernel writes it ("0xffff"); empty for anything else. */
+    static Optional<Integer> pkey(String text) {
+        Matcher m = PKEY.matcher(text.strip());
+        return m.matches() ? Optional.of(Integer.parseInt(m.group(1), 16)) : Optional.empty();
+    }
 }

@@ -56,7 +56,7 @@ public final class InfinibandCollector implements Collector<List<RdmaDevice>> {
                 String portDir = dir + "/ports/" + p.port();
                 if (!root.isDirectory(portDir)) return collect(root);
                 ports.add(port(root, d.name(), p.port(), portDir, Optional.of(p.gids()),
-                        hwCounters ? Optional.empty() : Optional.of(p.hwCounters())));
+                        hwCounters ? Optional.empty() : Optional.of(p.hwCounters()), Optional.of(p.pkeys())));
             }
             if (root.list(dir + "/ports").size() != ports.size()) return collect(root);
             devices.add(new RdmaDevice(d.name(), d.firmwareVersion(), d.nodeGuid(), d.boardId(), d.hcaType(),
@@ -76,12 +76,12 @@ public final class InfinibandCollector implements Collector<List<RdmaDevice>> {
     }
 
     private RdmaPort port(HostRoot root, String device, int number, String dir) {
-        return port(root, device, number, dir, Optional.empty(), Optional.empty());
+        return port(root, device, number, dir, Optional.empty(), Optional.empty(), Optional.empty());
     }
 
-    /** With {@code knownGids} or {@code knownHw} empty that part is read; otherwise it is taken as given. */
+    /** With {@code knownGids}, {@code knownHw} or {@code knownPkeys} empty that part is read; otherwise it is taken as given. */
     private RdmaPort port(HostRoot root, String device, int number, String dir, Optional<List<Gid>> knownGids,
-                          Optional<Map<String, Reading<Long>>> knownHw) {
+                          Optional<Map<String, Reading<Long>>> knownHw, Optional<Reading<List<Integer>>> knownPkeys) {
         Reading<PortState> state = InfinibandAttributes.state(dir + "/state", root.read(dir + "/state"));
         Reading<PortState> phys = InfinibandAttributes.state(dir + "/phys_state", root.read(dir + "/phys_state"));
         Reading<LinkRate> rate = InfinibandAttributes.rate(dir + "/rate", root.read(dir + "/rate"));
@@ -91,7 +91,35 @@ public final class InfinibandCollector implements Collector<List<RdmaDevice>> {
         return new RdmaPort(device, number, state, phys, rate, linkLayer,
                 root.readInt(dir + "/lid", 0, LID_MAX), root.readInt(dir + "/sm_lid", 0, LID_MAX),
                 knownGids.orElseGet(() -> gids(root, dir, ethernet)), counters(root, dir + "/counters"),
-                knownHw.orElseGet(() -> counters(root, dir + "/hw_counters")));
+                knownHw.orElseGet(() -> counters(root, dir + "/hw_counters")),
+                knownPkeys.orElseGet(() -> ethernet ? Reading.absent("a RoCE port: partitions are InfiniBand's")
+                        : pkeys(root, dir + "/pkeys/")));
+    }
+
+    /**
+     * The non-zero P_Key table entries. The kernel lays out entries 0..size-1 (128 on ConnectX) and most are
+     * 0x0000, so they are read counting up, as the GID table is. One garbled entry fails the table with its path:
+     * a partition check cannot judge a table it read only in part.
+     */
+    private static Reading<List<Integer>> pkeys(HostRoot root, String table) {
+        if (!root.exists(table + "0")) return Reading.absent("no P_Key table (" + table + "0)");
+        List<Integer> keys = new ArrayList<>();
+        for (int i = 0; ; i++) {
+            Reading<String> raw = root.read(table + i);
+            switch (raw) {
+                case Reading.Absent<String> a -> {
+                    return Reading.of(keys);
+                }
+                case Reading.Failed<String>(String path, String cause) -> {
+                    return Reading.failed(path, cause);
+                }
+                case Reading.Present<String>(String text) -> {
+                    Optional<Integer> key = InfinibandAttributes.pkey(text);
+                    if (key.isEmpty()) return Reading.failed(table + i, "not a P_Key: '" + text + "'");
+                    if (key.get() != 0) keys.add(key.get());
+                }
+            }
+        }
     }
 
     /**

@@ -37,6 +37,7 @@ public enum CheckId {
     CLUSTER_MTU("cluster.mtu", "the two ends of a link disagree on MTU"),
     CLUSTER_VERSIONS("cluster.versions", "driver / CUDA / NCCL / firmware differ across nodes"),
     CLUSTER_NETWORK_SEPARATION("cluster.network.separation", "management and compute traffic share a subnet"),
+    CLUSTER_PKEY("cluster.pkey", "the InfiniBand ports of one network hold different P_Keys (partitions or membership)"),
     BENCH_RDMA_BW("bench.rdma.bw", "RDMA bandwidth below efficiency × line rate (0.90 default)"),
     BENCH_RDMA_LAT("bench.rdma.lat", "RDMA latency above spec"),
     BENCH_NCCL_BUSBW("bench.nccl.busbw", "large-message busbw below expected; #wrong > 0; NET/Socket used where IB/RoCE expected"),

@@ -6,6 +6,7 @@ import java.util.Map;
 /**
  * One port of an RDMA device. Counters keep the kernel's names and raw values; note that
  * {@code port_rcv_data} and {@code port_xmit_data} count 4-byte words (see {@link #rcvDataBytes()}).
+ * {@code pkeys} are the non-zero entries of the port's P_Key table (ports/N/pkeys/*), in table order.
  */
 public record RdmaPort(
         String device,
@@ -18,12 +19,27 @@ public record RdmaPort(
         Reading<Integer> smLid,
         List<Gid> gids,
         Map<String, Reading<Long>> counters,
-        Map<String, Reading<Long>> hwCounters) {
+        Map<String, Reading<Long>> hwCounters,
+        Reading<List<Integer>> pkeys) {
 
     public RdmaPort {
         gids = List.copyOf(gids);
         counters = Map.copyOf(counters);
         hwCounters = Map.copyOf(hwCounters);
+        pkeys = pkeys.map(List::copyOf);
+    }
+
+    /** A port whose P_Key table was not read (a pasted tool output, a port built in code). */
+    public RdmaPort(String device, int port, Reading<PortState> state, Reading<PortState> physState,
+                    Reading<LinkRate> rate, Reading<String> linkLayer, Reading<Integer> lid, Reading<Integer> smLid,
+                    List<Gid> gids, Map<String, Reading<Long>> counters, Map<String, Reading<Long>> hwCounters) {
+        this(device, port, state, physState, rate, linkLayer, lid, smLid, gids, counters, hwCounters,
+                Reading.absent("the P_Key table was not read"));
+    }
+
+    /** A P_Key as the kernel and ibstat write it: "0xffff". */
+    public static String pkeyText(int pkey) {
+        return String.format("0x%04x", pkey);
     }
 
     public String ref() {

@@ -178,6 +178,8 @@ public final class InventoryJson {
         map(j, p.counters(), (w, r) -> reading(w, r, PrettyJson::number));
         j.name("hwCounters");
         map(j, p.hwCounters(), (w, r) -> reading(w, r, PrettyJson::number));
+        j.name("pkeys");
+        reading(j, p.pkeys(), (w, keys) -> list(w, keys, (x, k) -> x.number(k)));
         j.name("ethernet").bool(p.isEthernet());
         j.name("infiniband").bool(p.isInfiniband());
         j.endObject();

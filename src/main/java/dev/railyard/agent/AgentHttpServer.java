@@ -2,8 +2,6 @@ package dev.railyard.agent;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
-import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -30,6 +28,8 @@ public final class AgentHttpServer implements AutoCloseable {
     static final int REQUEST_READ_SECONDS = 5;
     /** A kept-alive connection with no request for this long is closed. */
     static final int IDLE_SECONDS = 30;
+    /** Half the JDK server's output buffer (sun.net.httpserver's BufferedOutputStream, 8 KiB). */
+    private static final int WRITE_SLICE = 4096;
 
     static {
         // The JDK's server reads these once, when the first server of the process is made, and by default waits
@@ -50,8 +50,7 @@ public final class AgentHttpServer implements AutoCloseable {
     private final Optional<String> token;
     private final Duration staleAfter;
     private final Supplier<Instant> now;
-    private final PrometheusTextFormatWriter text = PrometheusTextFormatWriter.create();
-    private final OpenMetricsTextFormatWriter openMetrics = OpenMetricsTextFormatWriter.create();
+    private final ExpositionText exposition = new ExpositionText();
     /** The bodies of the newest state scraped; replaced when a scrape finds a newer state. */
     private volatile MetricsBodies bodies = new MetricsBodies(null);
 
@@ -112,12 +111,11 @@ public final class AgentHttpServer implements AutoCloseable {
     }
 
     private void metrics(HttpExchange ex, AgentState s) throws IOException {
-        String accept = ex.getRequestHeaders().getFirst("Accept");
-        boolean om = openMetrics.accepts(accept);
+        boolean om = ExpositionText.acceptsOpenMetrics(ex.getRequestHeaders().getFirst("Accept"));
         MetricsBodies b = bodies;
         if (b.state() != s) bodies = b = new MetricsBodies(s);
-        send(ex, 200, om ? openMetrics.getContentType() : text.getContentType(),
-                om ? b.openMetrics(openMetrics) : b.text(text));
+        send(ex, 200, om ? ExpositionText.OPENMETRICS_TYPE : ExpositionText.TEXT_TYPE,
+                om ? b.openMetrics(exposition) : b.text(exposition));
     }
 
     /** 200 while samples are fresh; 503 before the first and when sampling stalled (NVML hung, say). */
@@ -191,7 +189,12 @@ public final class AgentHttpServer implements AutoCloseable {
         ex.sendResponseHeaders(status, head ? -1 : body.length);
         if (!head) {
             try (OutputStream out = ex.getResponseBody()) {
-                out.write(body);
+                // In slices the server's 8 KiB output buffer takes: a larger write goes past it to the socket stream,
+                // which allocates a heap buffer of twice the write per connection and NIO a direct one of its size
+                // (a 135 KB body: most of what a scrape allocated).
+                for (int off = 0; off < body.length; off += WRITE_SLICE) {
+                    out.write(body, off, Math.min(WRITE_SLICE, body.length - off));
+                }
             }
         }
     }

@@ -7,7 +7,6 @@ import dev.railyard.model.RdmaDevice;
 import dev.railyard.model.RdmaPort;
 import dev.railyard.model.Reading;
 import dev.railyard.model.Severity;
-import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
 import java.util.List;
 import java.util.Map;
@@ -69,7 +68,7 @@ public final class AgentMetrics {
     private AgentMetrics() {
     }
 
-    public static MetricSnapshots snapshots(AgentState state) {
+    static MetricFamilies families(AgentState state) {
         MetricFamilies m = new MetricFamilies();
         String node = state.node();
         m.gauge("railyard_agent_up", "1 while the agent serves; see railyard_last_sample_timestamp_seconds for freshness.", 1);
@@ -106,7 +105,7 @@ public final class AgentMetrics {
             ports(m, s.inventory());
             netdevs(m, s.inventory());
         });
-        return m.build();
+        return m;
     }
 
     private static void ports(MetricFamilies m, NodeInventory inv) {

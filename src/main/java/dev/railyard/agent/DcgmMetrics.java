@@ -13,8 +13,8 @@ import java.util.function.Consumer;
 
 /**
  * The GPU families under dcgm-exporter's names, help texts, units and labels (its etc/default-counters.csv), so its
- * dashboards and alerts work unchanged. dcgm-exporter types some of them as counters; client_java would append
- * "_total" to a counter's name, so every family here is a gauge and the sample names stay dcgm-exporter's.
+ * dashboards and alerts work unchanged. Those it types as counters are counters here too, under their exact names
+ * (no "_total" appended): energy, PCIe replays, NVLink bandwidth, the ECC and NVLink error totals, remapped rows.
  * docs/metrics.md lists each family, its NVML source, and what dcgm-exporter serves that this does not.
  */
 final class DcgmMetrics {
@@ -76,7 +76,7 @@ final class DcgmMetrics {
     private static void activity(MetricFamilies m, Gpu.Activity a, String[] l) {
         set(a.memoryClockMhz(), v -> m.gauge("DCGM_FI_DEV_MEM_CLOCK", "Memory clock frequency (in MHz).", v, l));
         set(a.memoryTemperatureC(), v -> m.gauge("DCGM_FI_DEV_MEMORY_TEMP", "Memory temperature (in C).", v, l));
-        set(a.energyMillijoules(), v -> m.gauge("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION",
+        set(a.energyMillijoules(), v -> m.dcgmCounter("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION",
                 "Total energy consumption since boot (in mJ).", v, l));
         set(a.gpuUtilPercent(), v -> m.gauge("DCGM_FI_DEV_GPU_UTIL", "GPU utilization (in %).", v, l));
         set(a.memoryCopyUtilPercent(), v -> m.gauge("DCGM_FI_DEV_MEM_COPY_UTIL", "Memory utilization (in %).", v, l));
@@ -86,7 +86,7 @@ final class DcgmMetrics {
                 "The rate of data transmitted over the PCIe bus - including both protocol headers and data payloads - in bytes per second.", v, l));
         set(a.pcieRxBytesPerSecond(), v -> m.gauge("DCGM_FI_PROF_PCIE_RX_BYTES",
                 "The rate of data received over the PCIe bus - including both protocol headers and data payloads - in bytes per second.", v, l));
-        set(a.nvlinkDataKib(), v -> m.gauge("DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL",
+        set(a.nvlinkDataKib(), v -> m.dcgmCounter("DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL",
                 "Total number of NVLink bandwidth counters for all lanes.", v, l));
     }
 
@@ -98,16 +98,16 @@ final class DcgmMetrics {
             set(mem.reservedBytes(), r -> m.gauge("DCGM_FI_DEV_FB_RESERVED", "Framebuffer memory reserved (in MiB).",
                     Math.floor(r / MIB), l));
         });
-        set(g.pcieReplays(), v -> m.gauge("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", "Total number of PCIe retries.", v, l));
+        set(g.pcieReplays(), v -> m.dcgmCounter("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", "Total number of PCIe retries.", v, l));
         set(g.ecc(), e -> {
-            m.gauge("DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", "Total number of single-bit volatile ECC errors.", e.volatileCorrected(), l);
-            m.gauge("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "Total number of double-bit volatile ECC errors.", e.volatileUncorrected(), l);
-            m.gauge("DCGM_FI_DEV_ECC_SBE_AGG_TOTAL", "Total number of single-bit persistent ECC errors.", e.aggregateCorrected(), l);
-            m.gauge("DCGM_FI_DEV_ECC_DBE_AGG_TOTAL", "Total number of double-bit persistent ECC errors.", e.aggregateUncorrected(), l);
+            m.dcgmCounter("DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", "Total number of single-bit volatile ECC errors.", e.volatileCorrected(), l);
+            m.dcgmCounter("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "Total number of double-bit volatile ECC errors.", e.volatileUncorrected(), l);
+            m.dcgmCounter("DCGM_FI_DEV_ECC_SBE_AGG_TOTAL", "Total number of single-bit persistent ECC errors.", e.aggregateCorrected(), l);
+            m.dcgmCounter("DCGM_FI_DEV_ECC_DBE_AGG_TOTAL", "Total number of double-bit persistent ECC errors.", e.aggregateUncorrected(), l);
         });
         set(g.remappedRows(), r -> {
-            m.gauge("DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS", "Number of remapped rows for uncorrectable errors", r.uncorrectable(), l);
-            m.gauge("DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS", "Number of remapped rows for correctable errors", r.correctable(), l);
+            m.dcgmCounter("DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS", "Number of remapped rows for uncorrectable errors", r.uncorrectable(), l);
+            m.dcgmCounter("DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS", "Number of remapped rows for correctable errors", r.correctable(), l);
             m.gauge("DCGM_FI_DEV_ROW_REMAP_FAILURE", "Whether remapping of rows has failed", r.failure() ? 1 : 0, l);
             m.gauge("DCGM_FI_DEV_ROW_REMAP_PENDING", "1 when a row remapping is pending (reset the GPU).", r.pending() ? 1 : 0, l);
         });
@@ -121,13 +121,13 @@ final class DcgmMetrics {
         });
         set(g.nvlinkErrors(), links -> {
             // dcgm-exporter's *_TOTAL fields: the sum over the GPU's links
-            m.gauge("DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL", "Total number of NVLink retries.",
+            m.dcgmCounter("DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL", "Total number of NVLink retries.",
                     links.stream().mapToLong(Gpu.NvLinkErrors::replay).sum(), l);
-            m.gauge("DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL", "Total number of NVLink recovery errors.",
+            m.dcgmCounter("DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL", "Total number of NVLink recovery errors.",
                     links.stream().mapToLong(Gpu.NvLinkErrors::recovery).sum(), l);
-            m.gauge("DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", "Total number of NVLink flow-control CRC errors.",
+            m.dcgmCounter("DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", "Total number of NVLink flow-control CRC errors.",
                     links.stream().mapToLong(Gpu.NvLinkErrors::crcFlit).sum(), l);
-            m.gauge("DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL", "Total number of NVLink data CRC errors.",
+            m.dcgmCounter("DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL", "Total number of NVLink data CRC errors.",
                     links.stream().mapToLong(Gpu.NvLinkErrors::crcData).sum(), l);
         });
     }

@@ -1,19 +1,14 @@
 package dev.railyard.agent;
 
-import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
-
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-
 /**
  * The /metrics bodies of one {@link AgentState}, rendered at most once per format: a scrape between two samples
- * sends bytes already made instead of rebuilding the snapshots (at 50 scrapes a second that was most of the agent's
- * CPU). Safe to share between request threads; a race renders the same bytes twice, never different ones.
+ * sends bytes already made instead of rebuilding them (at 50 scrapes a second that was most of the agent's CPU).
+ * Safe to share between request threads; a race renders the same bytes twice, never different ones.
  */
 final class MetricsBodies {
 
     private final AgentState state;
+    private volatile MetricFamilies families;
     private volatile byte[] text;
     private volatile byte[] openMetrics;
 
@@ -25,25 +20,21 @@ final class MetricsBodies {
         return state;
     }
 
-    byte[] text(ExpositionFormatWriter writer) {
+    byte[] text(ExpositionText writer) {
         byte[] b = text;
-        if (b == null) text = b = render(writer);
+        if (b == null) text = b = writer.render(families(), false);
         return b;
     }
 
-    byte[] openMetrics(ExpositionFormatWriter writer) {
+    byte[] openMetrics(ExpositionText writer) {
         byte[] b = openMetrics;
-        if (b == null) openMetrics = b = render(writer);
+        if (b == null) openMetrics = b = writer.render(families(), true);
         return b;
     }
 
-    private byte[] render(ExpositionFormatWriter writer) {
-        ByteArrayOutputStream body = new ByteArrayOutputStream(131072);
-        try {
-            writer.write(body, AgentMetrics.snapshots(state));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // a ByteArrayOutputStream does not throw
-        }
-        return body.toByteArray();
+    private MetricFamilies families() {
+        MetricFamilies f = families;
+        if (f == null) families = f = AgentMetrics.families(state);
+        return f;
     }
 }

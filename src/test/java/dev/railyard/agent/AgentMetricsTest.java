@@ -5,11 +5,9 @@ import dev.railyard.collect.GpuCollector;
 import dev.railyard.collect.InventoryCollector;
 import dev.railyard.collect.SysfsFixtures;
 import dev.railyard.platform.HostRoot;
-import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,9 +24,7 @@ class AgentMetricsTest {
     static final Set<String> NOT_EXPORTED = Set.of("node_infiniband_legacy_");
 
     static String metricsText(AgentState state) throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PrometheusTextFormatWriter.create().write(out, AgentMetrics.snapshots(state));
-        return out.toString(StandardCharsets.UTF_8);
+        return new String(new ExpositionText().render(AgentMetrics.families(state), false), StandardCharsets.UTF_8);
     }
 
     static AgentState sampleOnce(Path root) {

@@ -5,8 +5,6 @@ import dev.railyard.nativelib.FakeNvmlLibrary;
 import dev.railyard.platform.CommandRunner;
 import dev.railyard.report.Json;
 import dev.railyard.testing.RealTool;
-import io.prometheus.metrics.model.snapshots.CounterSnapshot;
-import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -85,7 +83,10 @@ class AgentShippedFilesTest {
         return out;
     }
 
-    /** Family names as the text format writes them (counters with _total), from a sample with GPUs, ports and Slurm. */
+    /**
+     * Sample names as the text format writes them (node_exporter's and Railyard's counters with _total), from a
+     * sample with GPUs, ports and Slurm.
+     */
     static Set<String> servedFamilies(Path treeDir, Path libDir) throws Throwable {
         try (FakeNvmlLibrary nvml = FakeNvmlLibrary.build(libDir)) {
             AgentTree tree = new AgentTree(treeDir);
@@ -95,10 +96,7 @@ class AgentShippedFilesTest {
                     Optional.of(new SlurmDrainPolicy(new SlurmControl(noSlurm, "scontrol"), "n1")));
             AgentState s = agent.tick();
             Set<String> names = new TreeSet<>(FROM_PROMETHEUS);
-            for (MetricSnapshot m : AgentMetrics.snapshots(s)) {
-                String name = m.getMetadata().getPrometheusName();
-                names.add(m instanceof CounterSnapshot ? name + "_total" : name);
-            }
+            names.addAll(AgentMetrics.families(s).sampleNames());
             tree.kernelLog.close();
             return names;
         }

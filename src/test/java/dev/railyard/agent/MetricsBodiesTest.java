@@ -1,8 +1,6 @@
 package dev.railyard.agent;
 
 import dev.railyard.collect.SysfsFixtures;
-import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
-import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,8 +17,8 @@ class MetricsBodiesTest {
         SysfsFixtures.unpackTtar("node_exporter-class-infiniband.ttar.txt", dir);
         AgentState state = AgentMetricsTest.sampleOnce(dir);
         MetricsBodies bodies = new MetricsBodies(state);
-        PrometheusTextFormatWriter text = PrometheusTextFormatWriter.create();
-        OpenMetricsTextFormatWriter om = OpenMetricsTextFormatWriter.create();
+        ExpositionText text = new ExpositionText();
+        ExpositionText om = new ExpositionText();
 
         byte[] first = bodies.text(text);
         assertThat(bodies.text(text)).isSameAs(first);

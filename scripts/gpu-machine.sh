@@ -181,8 +181,8 @@ phase_agent() {
 phase_agentsmi() {
   local port=19411 f="$logs/agent-smi.txt"
   # shellcheck disable=SC2086
-  "$java" -Xlog:disable -XX:+UseSerialGC $agent_flags -jar "$jar" agent --listen 127.0.0.1:$port --interval 1s \
-    >"$logs/agentsmi-agent.err" 2>&1 &
+  "$java" -Xlog:disable -XX:+UseSerialGC $agent_flags -XX:ErrorFile="$logs/hs_err_%p.log" -jar "${AGENT_JAR:-$jar}" \
+    agent --listen 127.0.0.1:$port --interval 1s >"$logs/agentsmi-agent.err" 2>&1 &
   local pid=$!
   for _ in $(seq 150); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
   ryb bench nccl all_reduce -b 1G -e 1G -g "$ngpu" -n 4000 >"$logs/agentsmi-nccl.txt" 2>&1 &
@@ -197,6 +197,7 @@ phase_agentsmi() {
   done
   kill "$load" 2>/dev/null; wait "$load" 2>/dev/null
   kill "$pid"; wait "$pid" 2>/dev/null
+  echo "agent exit $? after SIGTERM" >>"$f"
 }
 
 # The agent stopped by SIGTERM at a random moment of its sampling, under an NCCL load that makes NVML reads slow:

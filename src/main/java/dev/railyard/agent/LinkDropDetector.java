@@ -32,8 +32,6 @@ import java.util.Set;
 public final class LinkDropDetector implements Detector {
 
     public static final String ID = CheckId.RDMA_PORT_STATE.id();
-    private static final int ACTIVE = 4;
-    private static final int INIT = 2;
 
     private final Duration dropWindow;
     private final Set<String> seenActive = new HashSet<>();
@@ -59,7 +57,7 @@ public final class LinkDropDetector implements Detector {
         List<Finding> out = new ArrayList<>();
         for (var device : sample.rdmaDevices()) {
             for (RdmaPort p : device.ports()) {
-                boolean active = p.state() instanceof Reading.Present<RdmaPort.PortState>(var s) && s.code() == ACTIVE;
+                boolean active = p.state() instanceof Reading.Present<RdmaPort.PortState>(var s) && s.code() == RdmaPort.PortState.ACTIVE;
                 boolean wasActive = seenActive.contains(p.ref()) && !downSince.containsKey(p.ref());
                 int dropped = dropsWithin(p.ref(), now, wasActive && !active && p.state().isPresent());
                 if (active) {
@@ -115,7 +113,7 @@ public final class LinkDropDetector implements Detector {
 
     /** INIT on InfiniBand is a link that trained with no subnet manager to configure it; else the cable or peer. */
     private static String fix(RdmaPort p, boolean drain) {
-        boolean init = p.isInfiniband() && p.state() instanceof Reading.Present<RdmaPort.PortState>(var s) && s.code() == INIT;
+        boolean init = p.isInfiniband() && p.state() instanceof Reading.Present<RdmaPort.PortState>(var s) && s.code() == RdmaPort.PortState.INIT;
         if (!init) return DetectorFixes.rdmaPort(p.device(), p.port(), "the port left ACTIVE", drain);
         List<String> lines = new ArrayList<>(List.of("rdma link show " + ShellWord.of(p.device() + "/" + p.port()),
                 "command -v sminfo >/dev/null && sminfo"));

@@ -5,7 +5,7 @@ import dev.railyard.model.Finding;
 import dev.railyard.model.NodeFacts;
 import dev.railyard.model.Reading;
 import dev.railyard.model.Severity;
-import dev.railyard.spec.Ipv4Cidr;
+import dev.railyard.model.Ipv4Cidr;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

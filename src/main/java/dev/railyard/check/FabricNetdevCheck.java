@@ -22,10 +22,8 @@ public final class FabricNetdevCheck implements Check {
 
     static final String MTU = CheckId.RDMA_NETDEV_MTU.id();
     static final String ADDRESS = CheckId.RDMA_NETDEV_ADDRESS.id();
-    public static final int JUMBO = 9000;
     /** Operstates in which the netdev passes no traffic, whatever address it holds. */
     private static final java.util.Set<String> LINK_DOWN = java.util.Set.of("down", "lowerlayerdown", "notpresent");
-    static final int IPOIB_CONNECTED_MTU = 65520;
 
     @Override
     public String id() {
@@ -52,7 +50,7 @@ public final class FabricNetdevCheck implements Check {
         }
         for (NetInterface nd : in.inventory().interfaces()) {
             List<RdmaPort> ports = in.ports().stream().filter(p -> in.netdevsOf(p).contains(nd)).toList();
-            boolean active = ports.stream().anyMatch(p -> p.state().optional().map(s -> s.code() == RdmaPortCheck.ACTIVE).orElse(false));
+            boolean active = ports.stream().anyMatch(p -> p.state().optional().map(RdmaPort.PortState::isActive).orElse(false));
             if (!active) continue;
             mtu(nd, Optional.empty(), ports.stream().anyMatch(RdmaPort::isInfiniband), true, out);
             address(nd, Optional.empty(), Optional.empty(), out);
@@ -110,7 +108,7 @@ public final class FabricNetdevCheck implements Check {
                         + nd.mtu().describe(), "IPoIB: no mode asked by a spec", ""));
                 return;
             }
-            int want = specMtu.orElse(IPOIB_CONNECTED_MTU);
+            int want = specMtu.orElse(NetInterface.IPOIB_CONNECTED_MTU);
             String expected = (wantConnected ? "connected mode, " : "") + "mtu " + want;
             if (!nd.mtu().isPresent() || wantConnected && !nd.ipoibMode().isPresent()) {
                 out.add(Finding.unknown(MTU, nd.name(), nd.mtu().isPresent() ? nd.ipoibMode() : nd.mtu(), expected));
@@ -132,7 +130,7 @@ public final class FabricNetdevCheck implements Check {
                     "no MTU in the spec; a network without RDMA needs no jumbo frames", ""));
             return;
         }
-        int want = specMtu.orElse(JUMBO);
+        int want = specMtu.orElse(NetInterface.JUMBO_MTU);
         String expected = ">= " + want + (specMtu.isPresent() ? " (spec)" : " (jumbo frames for RoCE)");
         if (!(nd.mtu() instanceof Reading.Present<Integer>(Integer mtu))) {
             out.add(Finding.unknown(MTU, nd.name(), nd.mtu(), expected));

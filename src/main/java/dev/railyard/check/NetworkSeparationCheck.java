@@ -4,7 +4,7 @@ import dev.railyard.model.CheckId;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Severity;
-import dev.railyard.spec.Ipv4Cidr;
+import dev.railyard.model.Ipv4Cidr;
 
 import java.util.ArrayList;
 import java.util.List;

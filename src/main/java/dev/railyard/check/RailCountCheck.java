@@ -32,7 +32,7 @@ public final class RailCountCheck implements Check {
             what = rails + " compute rails bound in the spec";
         } else {
             List<RdmaPort> active = in.ports().stream()
-                    .filter(p -> p.state().optional().map(s -> s.code() == RdmaPortCheck.ACTIVE).orElse(false)).toList();
+                    .filter(p -> p.state().optional().map(RdmaPort.PortState::isActive).orElse(false)).toList();
             rails = active.size();
             what = rails + " active RDMA ports " + active.stream().map(RdmaPort::ref).toList();
         }

@@ -23,9 +23,6 @@ public final class RdmaPortCheck implements Check {
     static final String PHYS = CheckId.RDMA_PORT_PHYS.id();
     static final String SM = CheckId.RDMA_IB_SM.id();
     static final String OPENSM = Fix.START_SUBNET_MANAGER;
-    static final int ACTIVE = 4;
-    static final int INIT = 2;
-    static final int LINK_UP = 5;
 
     @Override
     public String id() {
@@ -80,13 +77,13 @@ public final class RdmaPortCheck implements Check {
         String expected = "4: ACTIVE";
         if (!(p.state() instanceof Reading.Present<PortState>(PortState s))) return Finding.unknown(STATE, p.ref(), p.state(), expected);
         String observed = s.code() + ": " + s.name();
-        if (s.code() == ACTIVE) return Finding.pass(STATE, p.ref(), observed, expected);
-        if (s.code() == INIT && p.isInfiniband()) {
+        if (s.code() == PortState.ACTIVE) return Finding.pass(STATE, p.ref(), observed, expected);
+        if (s.code() == PortState.INIT && p.isInfiniband()) {
             return Finding.of(STATE, Severity.FAIL, p.ref(), observed + " (no subnet manager has configured the port)",
                     expected, OPENSM);
         }
         if (unusedBySpec) return Finding.of(STATE, Severity.INFO, p.ref(), observed, "not used by the spec", "");
-        Severity sev = bound || s.code() != 1 ? Severity.FAIL : Severity.WARN;
+        Severity sev = bound || s.code() != PortState.DOWN ? Severity.FAIL : Severity.WARN;
         return Finding.of(STATE, sev, p.ref(), observed, expected,
                 Fix.lines(Fix.note("check the cable and the peer, and that you test the cabled port (ib_write_bw --ib-port="
                                 + p.port() + ")"),
@@ -99,7 +96,7 @@ public final class RdmaPortCheck implements Check {
             return Finding.unknown(PHYS, p.ref(), p.physState(), expected);
         }
         String observed = s.code() + ": " + s.name();
-        if (s.code() == LINK_UP || s.name().equalsIgnoreCase("LinkUp")) return Finding.pass(PHYS, p.ref(), observed, expected);
+        if (s.code() == PortState.PHYS_LINK_UP || s.name().equalsIgnoreCase("LinkUp")) return Finding.pass(PHYS, p.ref(), observed, expected);
         if (unusedBySpec) return Finding.of(PHYS, Severity.INFO, p.ref(), observed, "not used by the spec", "");
         String name = s.name().toLowerCase(java.util.Locale.ROOT);
         String fix;
@@ -126,7 +123,7 @@ public final class RdmaPortCheck implements Check {
 
     private static java.util.Optional<Finding> sm(RdmaPort p) {
         // sm_lid is 0 on a port with no link at all; only a link that is up says the subnet has no SM.
-        boolean linkUp = p.physState().optional().map(s -> s.code() == LINK_UP).orElse(false);
+        boolean linkUp = p.physState().optional().map(s -> s.code() == PortState.PHYS_LINK_UP).orElse(false);
         if (!linkUp) return java.util.Optional.empty();
         String expected = "sm_lid != 0 (a subnet manager)";
         // a link layer that could not be read may be InfiniBand: the port is not judged, but it does not vanish either

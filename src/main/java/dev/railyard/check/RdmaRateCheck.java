@@ -36,7 +36,7 @@ public final class RdmaRateCheck implements Check {
         List<Finding> out = new ArrayList<>();
         List<RdmaPort> ports = in.ports();
         for (RdmaPort p : ports) {
-            boolean active = p.state().optional().map(s -> s.code() == RdmaPortCheck.ACTIVE).orElse(false);
+            boolean active = p.state().optional().map(RdmaPort.PortState::isActive).orElse(false);
             if (!active) continue; // a port that is down has no negotiated rate; rdma.port.state reports it
             Optional<Double> specRate = in.bindingFor(p).flatMap(b -> b.network().rateGbps());
             if (!(p.rate() instanceof Reading.Present<LinkRate>(LinkRate rate))) {

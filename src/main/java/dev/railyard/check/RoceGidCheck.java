@@ -34,7 +34,7 @@ public final class RoceGidCheck implements Check {
         List<Finding> out = new ArrayList<>();
         for (RdmaPort p : in.ports()) {
             Optional<CheckInput.Bound> bound = in.bindingFor(p);
-            boolean active = p.state().optional().map(s -> s.code() == RdmaPortCheck.ACTIVE).orElse(false);
+            boolean active = p.state().optional().map(RdmaPort.PortState::isActive).orElse(false);
             if (!active && bound.isEmpty()) continue; // an unused, unlinked port has no address to need a GID for
             if (!(p.linkLayer() instanceof Reading.Present<String>)) {
                 // it may be a RoCE port: not judged, and said so rather than dropped

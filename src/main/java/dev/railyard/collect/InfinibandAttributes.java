@@ -20,10 +20,6 @@ final class InfinibandAttributes {
     /** The kernel's "%d%s Gb/sec (%dX%s)"; some drivers leave the width out ("25.78125 Gb/sec"). */
     private static final Pattern RATE = Pattern.compile(
             "(\\d{1,4}(?:\\.\\d{1,6})?)[ ]*Gb/sec(?:[ ]*\\(((\\d{1,2})X)(?: [A-Z0-9]{2,5})?\\))?");
-    /** ib_port_state names by code, then phys_state names by code (include/rdma/ib_verbs.h, ib_core sysfs.c). */
-    private static final List<String> PORT_STATES = List.of("NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER");
-    private static final List<String> PHYS_STATES = List.of("<unknown>", "Sleep", "Polling", "Disabled",
-            "PortConfigurationTraining", "LinkUp", "LinkErrorRecovery", "Phy Test");
     /** XDR 12X is 2400 Gb/s; anything far above that is not a link rate. */
     static final double MAX_RATE_GBPS = 3200;
     private static final Set<Integer> LANES = Set.of(1, 2, 4, 8, 12);
@@ -41,8 +37,8 @@ final class InfinibandAttributes {
         int code = Integer.parseInt(m.group(1));
         String name = m.group(2).trim();
         // the name must be the one the kernel gives that code, in either table: "4: ACTIVEX" is not ACTIVE
-        boolean known = code < PORT_STATES.size() && PORT_STATES.get(code).equalsIgnoreCase(name)
-                || code < PHYS_STATES.size() && PHYS_STATES.get(code).equalsIgnoreCase(name);
+        boolean known = code < PortState.STATE_NAMES.size() && PortState.STATE_NAMES.get(code).equalsIgnoreCase(name)
+                || code < PortState.PHYS_STATE_NAMES.size() && PortState.PHYS_STATE_NAMES.get(code).equalsIgnoreCase(name);
         if (!known) return Reading.failed(path, "not a port state the kernel writes: " + ValueText.quote(s));
         return Reading.of(new PortState(code, name));
     }

@@ -109,11 +109,11 @@ final class PastedPorts {
         String t = text.strip().replaceFirst("^\\d+:\\s*", "").replaceFirst("^PORT_", "");
         String u = t.toUpperCase(Locale.ROOT);
         int code = switch (u) {
-            case "DOWN" -> 1;
-            case "INIT", "INITIALIZE", "INITIALIZING" -> 2;
-            case "ARMED" -> 3;
-            case "ACTIVE" -> 4;
-            case "ACTIVE_DEFER" -> 5;
+            case "DOWN" -> RdmaPort.PortState.DOWN;
+            case "INIT", "INITIALIZE", "INITIALIZING" -> RdmaPort.PortState.INIT;
+            case "ARMED" -> RdmaPort.PortState.ARMED;
+            case "ACTIVE" -> RdmaPort.PortState.ACTIVE;
+            case "ACTIVE_DEFER" -> RdmaPort.PortState.ACTIVE_DEFER;
             default -> 0;
         };
         return new RdmaPort.PortState(code, u);
@@ -124,16 +124,16 @@ final class PastedPorts {
         String t = text.strip().replaceFirst("^\\d+:\\s*", "");
         String key = t.toUpperCase(Locale.ROOT).replace("_", "");
         int code = switch (key) {
-            case "SLEEP" -> 1;
-            case "POLLING" -> 2;
-            case "DISABLED" -> 3;
-            case "PORTCONFIGURATIONTRAINING", "TRAINING" -> 4;
-            case "LINKUP" -> 5;
-            case "LINKERRORRECOVERY" -> 6;
-            case "PHYTEST" -> 7;
+            case "SLEEP" -> RdmaPort.PortState.PHYS_SLEEP;
+            case "POLLING" -> RdmaPort.PortState.PHYS_POLLING;
+            case "DISABLED" -> RdmaPort.PortState.PHYS_DISABLED;
+            case "PORTCONFIGURATIONTRAINING", "TRAINING" -> RdmaPort.PortState.PHYS_TRAINING;
+            case "LINKUP" -> RdmaPort.PortState.PHYS_LINK_UP;
+            case "LINKERRORRECOVERY" -> RdmaPort.PortState.PHYS_LINK_ERROR_RECOVERY;
+            case "PHYTEST" -> RdmaPort.PortState.PHYS_PHY_TEST;
             default -> 0;
         };
-        return new RdmaPort.PortState(code, code == 5 ? "LinkUp" : t);
+        return new RdmaPort.PortState(code, code == RdmaPort.PortState.PHYS_LINK_UP ? "LinkUp" : t);
     }
 
     /** A port with what a paste shows; everything else absent. */

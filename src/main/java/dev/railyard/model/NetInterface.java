@@ -20,6 +20,11 @@ public record NetInterface(
         List<RdmaPortRef> rdmaPorts,
         InfoLabels info) {
 
+    /** The MTU a RoCE fabric netdev should carry when the spec names none: jumbo frames, end to end. */
+    public static final int JUMBO_MTU = 9000;
+    /** The MTU of an IPoIB interface in connected mode. */
+    public static final int IPOIB_CONNECTED_MTU = 65520;
+
     public NetInterface {
         bondSlaves = List.copyOf(bondSlaves);
         rdmaPorts = List.copyOf(rdmaPorts);

@@ -67,8 +67,38 @@ public record RdmaPort(
         return r != null ? r : Reading.absent("no counter " + name);
     }
 
-    /** A port state file such as "4: ACTIVE" or a phys_state such as "5: LinkUp". */
-    public record PortState(int code, String name) {}
+    /**
+     * A port state file such as "4: ACTIVE" or a phys_state such as "5: LinkUp". The codes are the kernel's
+     * (enum ib_port_state and the phys_state values of include/rdma/ib_verbs.h, as ib_core's sysfs.c writes them).
+     */
+    public record PortState(int code, String name) {
+        public static final int DOWN = 1;
+        /** Trained but not configured: on InfiniBand, no subnet manager has swept the port. */
+        public static final int INIT = 2;
+        public static final int ARMED = 3;
+        public static final int ACTIVE = 4;
+        public static final int ACTIVE_DEFER = 5;
+
+        public static final int PHYS_SLEEP = 1;
+        /** Looking for a peer: no cable, or nothing at its other end. */
+        public static final int PHYS_POLLING = 2;
+        public static final int PHYS_DISABLED = 3;
+        public static final int PHYS_TRAINING = 4;
+        public static final int PHYS_LINK_UP = 5;
+        public static final int PHYS_LINK_ERROR_RECOVERY = 6;
+        public static final int PHYS_PHY_TEST = 7;
+
+        /** ib_port_state names by code, as the kernel writes them into state. */
+        public static final List<String> STATE_NAMES = List.of("NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER");
+        /** phys_state names by code, as the kernel writes them into phys_state. */
+        public static final List<String> PHYS_STATE_NAMES = List.of("<unknown>", "Sleep", "Polling", "Disabled",
+                "PortConfigurationTraining", "LinkUp", "LinkErrorRecovery", "Phy Test");
+
+        /** As a port state: the port passes traffic. */
+        public boolean isActive() {
+            return code == ACTIVE;
+        }
+    }
 
     /** A rate file such as "40 Gb/sec (4X QDR)": the rate, the lane width ("4X") and the text as read. */
     public record LinkRate(double gbps, String width, String raw) {}

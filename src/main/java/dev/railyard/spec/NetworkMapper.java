@@ -1,5 +1,6 @@
 package dev.railyard.spec;
 
+import dev.railyard.model.Ipv4Cidr;
 import dev.railyard.model.ClusterSpec.Binding;
 import dev.railyard.model.ClusterSpec.IpoibMode;
 import dev.railyard.model.ClusterSpec.LinkLayer;

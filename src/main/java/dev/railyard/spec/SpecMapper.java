@@ -1,5 +1,6 @@
 package dev.railyard.spec;
 
+import dev.railyard.model.Ipv4Cidr;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.ClusterSpec.Expect;
 import dev.railyard.model.ClusterSpec.Gpus;

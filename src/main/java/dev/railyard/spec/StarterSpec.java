@@ -1,6 +1,6 @@
 package dev.railyard.spec;
 
-import dev.railyard.check.FabricNetdevCheck;
+import dev.railyard.model.Ipv4Cidr;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.ClusterSpec.Binding;
 import dev.railyard.model.ClusterSpec.Expect;
@@ -177,7 +177,7 @@ public record StarterSpec(ClusterSpec spec, List<String> todos, Map<String, Stri
         List<RdmaPort> active = inventory.rdmaDevices().stream()
                 .sorted(Comparator.comparing(RdmaDevice::name, dev.railyard.platform.NaturalOrder.INSTANCE))
                 .flatMap(d -> d.ports().stream())
-                .filter(p -> p.state().optional().map(s -> s.code() == 4).orElse(false))
+                .filter(p -> p.state().optional().map(RdmaPort.PortState::isActive).orElse(false))
                 .toList();
         for (RdmaPort port : active) {
             NetInterface netdev = byPort.get(port.ref());
@@ -195,9 +195,9 @@ public record StarterSpec(ClusterSpec spec, List<String> todos, Map<String, Stri
             Optional<Integer> mtu = netdev.mtu().optional()
                     .filter(m -> m >= NetworkMapper.MTU_MIN && m <= NetworkMapper.MTU_MAX);
             String railName = "rail" + rails.size();
-            if (linkLayer.equals(Optional.of(LinkLayer.ETHERNET)) && mtu.map(m -> m < FabricNetdevCheck.JUMBO).orElse(false)) {
+            if (linkLayer.equals(Optional.of(LinkLayer.ETHERNET)) && mtu.map(m -> m < NetInterface.JUMBO_MTU).orElse(false)) {
                 notes.put("network." + railName + ".mtu", "as found on " + netdev.name() + "; RoCE wants "
-                        + FabricNetdevCheck.JUMBO + " (check without a spec warns): set " + FabricNetdevCheck.JUMBO
+                        + NetInterface.JUMBO_MTU + " (check without a spec warns): set " + NetInterface.JUMBO_MTU
                         + " here and on the netdev, or keep " + mtu.get() + " on purpose");
             }
             rails.add(new Network(railName, Role.COMPUTE, linkLayer,

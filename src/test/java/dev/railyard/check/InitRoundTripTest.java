@@ -3,6 +3,7 @@ package dev.railyard.check;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.railyard.cli.CliRun;
 import dev.railyard.collect.SysfsFixtures;
+import dev.railyard.model.NetInterface;
 import dev.railyard.report.InventoryTextTrees;
 import dev.railyard.report.Json;
 import dev.railyard.spec.SpecReader;
@@ -246,7 +247,7 @@ class InitRoundTripTest {
                     || value.equals("link_layer: ethernet") && "mgmt".equals(network) && !mgmtBound
                     // a RoCE MTU below jumbo is copied as found, and check without a spec warns about it
                     || ethernet && network != null && !network.equals("mgmt") && value.matches("mtu: \\d+")
-                    && Integer.parseInt(value.substring(5)) < FabricNetdevCheck.JUMBO;
+                    && Integer.parseInt(value.substring(5)) < NetInterface.JUMBO_MTU;
             if (guess) out.add(value);
         }
         return out;

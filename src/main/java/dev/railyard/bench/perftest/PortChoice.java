@@ -4,7 +4,7 @@ import dev.railyard.model.NetInterface;
 import dev.railyard.model.NodeInventory;
 import dev.railyard.model.RailyardException;
 import dev.railyard.model.RdmaPort;
-import dev.railyard.spec.Ipv4Cidr;
+import dev.railyard.model.Ipv4Cidr;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -140,7 +140,7 @@ public record PortChoice(RdmaPort port, Optional<NetInterface> netdev, OptionalI
     }
 
     private static List<RdmaPort> active(List<RdmaPort> ports) {
-        return ports.stream().filter(p -> p.state().optional().map(s -> s.code() == 4).orElse(false)).toList();
+        return ports.stream().filter(p -> p.state().optional().map(RdmaPort.PortState::isActive).orElse(false)).toList();
     }
 
     /** The HCA's NUMA node from its PCI function; sysfs writes -1 when the machine has one node or does not say. */

@@ -1,4 +1,4 @@
-package dev.railyard.spec;
+package dev.railyard.model;
 
 import java.util.Optional;
 

@@ -6,8 +6,6 @@ import dev.railyard.platform.CommandRunner;
 /** An external benchmark program and the packages that install it, so a missing one gets a one-line fix. */
 public record ExternalTool(String binary, String debianPackage, String rhelPackage) {
 
-    public static final ExternalTool IPERF3 = new ExternalTool("iperf3", "iperf3", "iperf3");
-    public static final ExternalTool SOCKPERF = new ExternalTool("sockperf", "sockperf", "sockperf");
     public static final ExternalTool FIO = new ExternalTool("fio", "fio", "fio");
 
     public RailyardException.MissingPrerequisite missing(String why) {

@@ -34,8 +34,4 @@ public record BwRow(long bytes, long iterations, double peak, double average, Op
     public double averageGbps() {
         return unit.toGbps(average);
     }
-
-    public double peakGbps() {
-        return unit.toGbps(peak);
-    }
 }

@@ -150,10 +150,6 @@ public final class FfmCuda {
         memcpy(dst.address, src.segment, bytes, H2D);
     }
 
-    public void copyToHost(HostBuffer dst, DeviceBuffer src, long bytes) {
-        memcpy(dst.segment, src.address, bytes, D2H);
-    }
-
     private void memcpy(MemorySegment dst, MemorySegment src, long bytes, int kind) {
         try {
             check("cudaMemcpy", (int) memcpy.invokeExact(dst, src, bytes, kind));

@@ -15,7 +15,11 @@ import picocli.CommandLine.Option;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * How Railyard gets onto the nodes for the ssh and slurm launchers (a mixin of validate): a bundle built from this
@@ -25,8 +29,9 @@ public final class RemoteLauncherOptions {
 
     @Option(names = "--bundle", paramLabel = "FILE",
             description = "Copy this tarball (from railyard bundle) to nodes that lack it, instead of building one "
-                    + "from this Railyard.")
-    Path bundle;
+                    + "from this Railyard. Repeat it with one bundle per machine (uname -m): each node gets the one "
+                    + "built for its machine.")
+    List<Path> bundles = new ArrayList<>();
 
     @Option(names = "--railyard-path", paramLabel = "PATH",
             description = "Railyard is already at this absolute path on every node (a shared directory): copy "
@@ -45,7 +50,7 @@ public final class RemoteLauncherOptions {
     }
 
     RemoteRailyard railyard(PrintWriter err) {
-        if (bundle != null && railyardPath != null) {
+        if (!bundles.isEmpty() && railyardPath != null) {
             throw new RailyardException.Usage("--bundle and --railyard-path exclude each other",
                     "give --bundle to copy a tarball, --railyard-path when the nodes have Railyard already");
         }
@@ -56,12 +61,26 @@ public final class RemoteLauncherOptions {
             }
             return new RemoteRailyard.AtPath(railyardPath);
         }
-        if (bundle != null) {
-            if (!Files.isRegularFile(bundle)) {
-                throw new RailyardException.Usage("--bundle " + bundle + " is not a file", "make one with: "
-                        + "railyard bundle --out " + bundle);
+        if (!bundles.isEmpty()) {
+            List<Bundle> given = new ArrayList<>();
+            Map<String, Path> byMachine = new LinkedHashMap<>();
+            for (Path file : bundles) {
+                if (!Files.isRegularFile(file)) {
+                    throw new RailyardException.Usage("--bundle " + file + " is not a file", "make one with: "
+                            + "railyard bundle --out " + file);
+                }
+                Bundle b = Bundle.fromFile(file);
+                Optional<String> machine = Bundle.machine(b);
+                if (machine.isPresent()) {
+                    Path earlier = byMachine.putIfAbsent(machine.get(), file);
+                    if (earlier != null) {
+                        throw new RailyardException.Usage("--bundle " + earlier + " and --bundle " + file
+                                + " are both built for " + machine.get(), "give one bundle per machine");
+                    }
+                }
+                given.add(b);
             }
-            return new RemoteRailyard.FromBundle(Bundle.fromFile(bundle));
+            return new RemoteRailyard.FromBundle(given);
         }
         err.println("railyard: preparing the bundle for the nodes (built once per version, then cached)");
         err.flush();

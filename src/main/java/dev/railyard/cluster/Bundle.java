@@ -44,6 +44,11 @@ public record Bundle(Path tarball, String hash) {
         }
     }
 
+    /** The machine ({@code uname -m}) the bundle's runtime is built for; empty when it cannot be read. */
+    public static Optional<String> machine(Bundle bundle) {
+        return BundleArchitecture.of(bundle.tarball());
+    }
+
     /** The hash on the first line of the tarball's BUNDLE file ("railyard bundle HASH"), read without unpacking. */
     static Optional<String> statedHash(Path tarball) {
         try (InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(tarball), 1 << 16)) {

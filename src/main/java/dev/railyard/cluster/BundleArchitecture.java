@@ -11,8 +11,8 @@ import java.util.zip.GZIPInputStream;
 
 /**
  * The machine a bundle's runtime was built for, from the ELF header of its {@code runtime/bin/java} (jlink's
- * release file does not say), and the check a node's {@code uname -m} must pass before the bundle is copied there:
- * a bundle of the wrong machine would only fail later with "exec format error".
+ * release file does not say): a bundle of the wrong machine would only fail on the node with "exec format error",
+ * so {@link BundleChoice} picks by it before anything is copied.
  */
 final class BundleArchitecture {
 
@@ -63,19 +63,5 @@ final class BundleArchitecture {
         int end = offset;
         while (end < offset + length && header[end] != 0) end++;
         return new String(header, offset, end - offset, StandardCharsets.US_ASCII);
-    }
-
-    /**
-     * Why {@code node} cannot run the bundle, in one sentence naming both ways out; empty when it can (or either
-     * machine is unknown: then nothing is refused on a guess).
-     */
-    static Optional<String> mismatch(String node, Optional<String> nodeMachine, Optional<String> bundleMachine) {
-        if (nodeMachine.isEmpty() || bundleMachine.isEmpty()) return Optional.empty();
-        String n = machine(nodeMachine.get());
-        String b = bundleMachine.get();
-        if (n.equals(b)) return Optional.empty();
-        return Optional.of(node + " is " + n + " but the bundle is built for " + b + ": build one on a " + n
-                + " machine with 'railyard bundle --out railyard-" + n + ".tar.gz' and pass it with --bundle, or install"
-                + " Railyard on the node and name it with --railyard-path");
     }
 }

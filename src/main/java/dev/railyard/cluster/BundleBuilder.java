@@ -63,6 +63,12 @@ public final class BundleBuilder {
               agent) tier="-XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xms8m -Xmx64m -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=24m -Xss512k" ;;
               *) tier="-XX:TieredStopAtLevel=1" ;;
             esac
+            # RAILYARD_JAVA: the node's own JDK 25 when this runtime is built for another machine (the class
+            # cache is the runtime's own, so it is not used then)
+            if [ -n "${RAILYARD_JAVA:-}" ]; then
+              exec "$RAILYARD_JAVA" -Xlog:disable -Xlog:all=off -XX:+UseSerialGC $tier \
+                --enable-native-access=ALL-UNNAMED -cp "$here/app/*" %1$s "$@"
+            fi
             if [ -f "$here/railyard.aot" ]; then
               exec "$here/runtime/bin/java" -Xlog:disable -Xlog:all=off -XX:+UseSerialGC $tier \
                 -XX:AOTCache="$here/railyard.aot" --enable-native-access=ALL-UNNAMED -cp "$here/app/*" %1$s "$@"
@@ -220,7 +226,10 @@ public final class BundleBuilder {
     String hash(List<Path> classPath) {
         try {
             MessageDigest d = MessageDigest.getInstance("SHA-256");
-            d.update(("railyard-bundle-1\n" + Runtime.version() + "\n" + MODULES + "\n" + START_SCRIPT)
+            // the machine too: a bundle built on an aarch64 machine from the same jars is another bundle, and must
+            // not share a node cache directory (a home shared over NFS) with the x86_64 one
+            d.update(("railyard-bundle-1\n" + Runtime.version() + "\n" + BundleArchitecture.machine(
+                    System.getProperty("os.arch")) + "\n" + MODULES + "\n" + START_SCRIPT)
                     .getBytes(StandardCharsets.UTF_8));
             for (Path e : classPath) {
                 if (Files.isDirectory(e)) {

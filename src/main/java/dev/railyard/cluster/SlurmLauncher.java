@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -34,9 +33,10 @@ public final class SlurmLauncher implements Launcher {
     private final CommandRunner runner;
     private final boolean ownAllocation;
     private volatile String jobId;
-    /** Where sbcast put the bundle on every node of the allocation; null before sbcast and after its removal. */
-    private final AtomicReference<String> broadcast = new AtomicReference<>();
-    private final Map<String, String> railyardOnNode = new ConcurrentHashMap<>();
+    /** Where sbcast put each bundle (by hash) on every node of the allocation; removed at close. */
+    private final Map<String, String> broadcast = new ConcurrentHashMap<>();
+    /** The argv that starts Railyard on each prepared node. */
+    private final Map<String, List<String>> railyardOnNode = new ConcurrentHashMap<>();
     private final RunningSteps running = new RunningSteps();
     /** Each bundle's machine, read once from its tarball. */
     private final Map<String, java.util.Optional<String>> bundleMachines = new ConcurrentHashMap<>();
@@ -107,48 +107,73 @@ public final class SlurmLauncher implements Launcher {
         }
         return switch (railyard) {
             case RemoteRailyard.AtPath p -> {
-                railyardOnNode.put(node.name(), p.path());
+                railyardOnNode.put(node.name(), List.of(p.path()));
                 yield execute(node, job, List.of(), List.of(p.path(), "--version"), timeout);
             }
-            case RemoteRailyard.FromBundle b -> prepareBundle(node, job, b.bundle(), timeout);
+            case RemoteRailyard.FromBundle b -> prepareBundle(node, job, b.bundles(), timeout);
         };
     }
 
-    private StepResult prepareBundle(ClusterSpec.Node node, String job, Bundle bundle, Duration timeout)
+    private StepResult prepareBundle(ClusterSpec.Node node, String job, List<Bundle> bundles, Duration timeout)
             throws InterruptedException {
         long start = System.nanoTime();
-        StepResult probe = execute(node, job, List.of(), NodeCache.probe(bundle.hash()), timeout);
+        StepResult probe = execute(node, job, List.of(), NodeCache.probe(bundles.getFirst().hash()), timeout);
         if (probe.status() != StepStatus.EXITED) return probe;
         var answer = NodeCache.parse(probe.stdout());
         if (probe.exitCode() != 0 || answer.isEmpty()) {
             return RunningSteps.failed(node, probe, "could not find the cache directory on " + node.name() + ": "
                     + (probe.stdout() + probe.stderr()).strip());
         }
-        java.util.Optional<String> wrongMachine = BundleArchitecture.mismatch(node.name(), answer.get().arch(),
-                bundleMachines.computeIfAbsent(bundle.hash(), h -> BundleArchitecture.of(bundle.tarball())));
-        if (wrongMachine.isPresent()) return RunningSteps.failed(node, probe, wrongMachine.get());
+        List<BundleChoice.Built> built = bundles.stream().map(b -> new BundleChoice.Built(b,
+                bundleMachines.computeIfAbsent(b.hash(), h -> BundleArchitecture.of(b.tarball())))).toList();
+        BundleChoice choice = BundleChoice.of(node.name(), answer.get().arch(), built, node.java());
+        if (choice instanceof BundleChoice.Refuse refuse) return RunningSteps.failed(node, probe, refuse.reason());
+        BundleChoice.Ship ship = (BundleChoice.Ship) choice;
+        Bundle bundle = ship.bundle();
+        if (!bundle.hash().equals(bundles.getFirst().hash())) {
+            // the node's machine has a bundle of its own: ask again whether the node holds that one
+            probe = execute(node, job, List.of(), NodeCache.probe(bundle.hash()), timeout);
+            if (probe.status() != StepStatus.EXITED) return probe;
+            answer = NodeCache.parse(probe.stdout());
+            if (probe.exitCode() != 0 || answer.isEmpty()) {
+                return RunningSteps.failed(node, probe, "could not find the cache directory on " + node.name()
+                        + ": " + (probe.stdout() + probe.stderr()).strip());
+            }
+        }
+        String done;
         if (answer.get().present()) {
-            railyardOnNode.put(node.name(), answer.get().railyard());
-            return RunningSteps.done(node, start, "bundle " + bundle.hash() + " already at " + answer.get().dir());
+            done = "bundle " + bundle.hash() + " already at " + answer.get().dir();
+        } else {
+            String copy;
+            try {
+                copy = broadcast(job, bundle, timeout);
+            } catch (Interrupted e) {
+                throw new InterruptedException("interrupted while sbcast copied the bundle");
+            } catch (IllegalStateException e) {
+                return new StepResult(node.name(), List.of(), StepStatus.LAUNCH_FAILED, -1, "", "", Duration.ZERO,
+                        e.getMessage());
+            }
+            StepResult unpack = execute(node, job, List.of(), NodeCache.unpack(answer.get().dir(), copy), timeout);
+            if (unpack.status() != StepStatus.EXITED) return unpack;
+            if (unpack.exitCode() != 0) {
+                return RunningSteps.failed(node, unpack, "unpacking the bundle on " + node.name() + " failed: "
+                        + unpack.stderr().strip());
+            }
+            done = "copied bundle " + bundle.hash() + " to " + answer.get().dir() + " (sbcast)";
         }
-        String copy;
-        try {
-            copy = broadcast(job, bundle, timeout);
-        } catch (Interrupted e) {
-            throw new InterruptedException("interrupted while sbcast copied the bundle");
-        } catch (IllegalStateException e) {
-            return new StepResult(node.name(), List.of(), StepStatus.LAUNCH_FAILED, -1, "", "", Duration.ZERO,
-                    e.getMessage());
+        List<String> program = BundleChoice.program(answer.get().railyard(), ship.javaHome());
+        if (ship.javaHome().isPresent()) {
+            StepResult version = execute(node, job, List.of(), withProgram(program, List.of("--version")), timeout);
+            // exit 127 (no such java) comes back as LAUNCH_FAILED: it too is the named JDK's failure
+            if (version.status() != StepStatus.EXITED && version.status() != StepStatus.LAUNCH_FAILED) return version;
+            if (version.status() == StepStatus.LAUNCH_FAILED || version.exitCode() != 0) {
+                return RunningSteps.failed(node, version, BundleChoice.javaFailed(node, ship.javaHome().get(),
+                        version));
+            }
+            done += " (run with " + ship.javaHome().get() + ")";
         }
-        StepResult unpack = execute(node, job, List.of(), NodeCache.unpack(answer.get().dir(), copy), timeout);
-        if (unpack.status() != StepStatus.EXITED) return unpack;
-        if (unpack.exitCode() != 0) {
-            return RunningSteps.failed(node, unpack, "unpacking the bundle on " + node.name() + " failed: "
-                    + unpack.stderr().strip());
-        }
-        railyardOnNode.put(node.name(), answer.get().railyard());
-        return RunningSteps.done(node, start, "copied bundle " + bundle.hash() + " to " + answer.get().dir()
-                + " (sbcast)");
+        railyardOnNode.put(node.name(), program);
+        return RunningSteps.done(node, start, done);
     }
 
     /**
@@ -157,7 +182,7 @@ public final class SlurmLauncher implements Launcher {
      * Railyard of the same version unpacking in the same allocation.
      */
     private synchronized String broadcast(String job, Bundle bundle, Duration timeout) {
-        String done = broadcast.get();
+        String done = broadcast.get(bundle.hash());
         if (done != null) return done;
         String target = "/tmp/railyard-bundle-" + bundle.hash() + "-"
                 + Integer.toHexString(ThreadLocalRandom.current().nextInt()) + ".tar.gz";
@@ -168,7 +193,7 @@ public final class SlurmLauncher implements Launcher {
             throw new IllegalStateException("sbcast of the bundle failed: "
                     + (r.notFound() ? r.startError() : r.stderr().strip()));
         }
-        broadcast.set(target);
+        broadcast.put(bundle.hash(), target);
         return target;
     }
 
@@ -178,19 +203,20 @@ public final class SlurmLauncher implements Launcher {
      * that cannot run the step keeps the file in its /tmp, and nothing here fails the run.
      */
     private void removeBroadcast(String job) {
-        String target = broadcast.getAndSet(null);
-        if (target == null || job == null) return;
+        List<String> targets = List.copyOf(broadcast.values());
+        broadcast.clear();
+        if (targets.isEmpty() || job == null) return;
         CommandRunner.Result nodes = slurm(List.of("squeue", "-h", "-j", job, "-o", "%N"), REMOVE_WAIT);
         String hostlist = nodes.stdout().strip();
         if (!nodes.ok() || hostlist.isEmpty()) return;
-        slurm(List.of("srun", "--jobid=" + job, "-w", hostlist, "--ntasks-per-node=1", "--overlap", "--quiet",
-                "--job-name=railyard-cleanup", "--time=1", "rm", "-f", target), REMOVE_WAIT);
+        slurm(concat(List.of("srun", "--jobid=" + job, "-w", hostlist, "--ntasks-per-node=1", "--overlap", "--quiet",
+                "--job-name=railyard-cleanup", "--time=1", "rm", "-f"), targets), REMOVE_WAIT);
     }
 
     @Override
     public StepResult run(ClusterSpec.Node node, List<String> railyardArgs, Duration timeout)
             throws InterruptedException {
-        String program = railyardOnNode.get(node.name());
+        List<String> program = railyardOnNode.get(node.name());
         if (program == null) {
             StepResult prepared = prepare(node, timeout);
             if (!RunningSteps.prepared(prepared)) return prepared;
@@ -202,7 +228,7 @@ public final class SlurmLauncher implements Launcher {
     @Override
     public RemoteProcess start(ClusterSpec.Node node, List<String> railyardArgs, Duration timeout)
             throws InterruptedException {
-        String program = railyardOnNode.get(node.name());
+        List<String> program = railyardOnNode.get(node.name());
         if (program == null) {
             StepResult prepared = prepare(node, timeout);
             if (!RunningSteps.prepared(prepared)) return RunningSteps.ended(prepared);
@@ -253,10 +279,16 @@ public final class SlurmLauncher implements Launcher {
         return environment;
     }
 
-    private static List<String> withProgram(String program, List<String> args) {
-        List<String> argv = new ArrayList<>(List.of(program));
+    private static List<String> withProgram(List<String> program, List<String> args) {
+        List<String> argv = new ArrayList<>(program);
         argv.addAll(args);
         return argv;
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     private static StepResult launchFailed(ClusterSpec.Node node, List<String> args, IOException e) {

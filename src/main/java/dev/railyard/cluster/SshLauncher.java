@@ -21,7 +21,8 @@ public final class SshLauncher implements Launcher {
     private final ClusterSpec spec;
     private final RemoteRailyard railyard;
     private final String ssh;
-    private final Map<String, String> railyardOnNode = new ConcurrentHashMap<>();
+    /** The argv that starts Railyard on each prepared node. */
+    private final Map<String, List<String>> railyardOnNode = new ConcurrentHashMap<>();
     private final RunningSteps running = new RunningSteps();
     /** Each bundle's machine, read once from its tarball. */
     private final Map<String, Optional<String>> bundleMachines = new ConcurrentHashMap<>();
@@ -46,10 +47,10 @@ public final class SshLauncher implements Launcher {
     public StepResult prepare(ClusterSpec.Node node, Duration timeout) throws InterruptedException {
         return switch (railyard) {
             case RemoteRailyard.AtPath p -> {
-                railyardOnNode.put(node.name(), p.path());
+                railyardOnNode.put(node.name(), List.of(p.path()));
                 yield execute(node, List.of(), List.of(p.path(), "--version"), timeout);
             }
-            case RemoteRailyard.FromBundle b -> prepareBundle(node, b.bundle(), timeout);
+            case RemoteRailyard.FromBundle b -> prepareBundle(node, b.bundles(), timeout);
         };
     }
 
@@ -59,33 +60,63 @@ public final class SshLauncher implements Launcher {
         return execute(node, List.of(), List.of("true"), timeout);
     }
 
-    private StepResult prepareBundle(ClusterSpec.Node node, Bundle bundle, Duration timeout)
+    private StepResult prepareBundle(ClusterSpec.Node node, List<Bundle> bundles, Duration timeout)
             throws InterruptedException {
         long start = System.nanoTime();
-        StepResult probe = execute(node, List.of(), NodeCache.probe(bundle.hash()), timeout);
+        StepResult probe = execute(node, List.of(), NodeCache.probe(bundles.getFirst().hash()), timeout);
         if (probe.status() != StepStatus.EXITED) return probe;
         var answer = NodeCache.parse(probe.stdout());
         if (probe.exitCode() != 0 || answer.isEmpty()) {
             return RunningSteps.failed(node, probe, "could not find the cache directory on " + node.name() + ": "
                     + (probe.stdout() + probe.stderr()).strip());
         }
-        Optional<String> wrongMachine = BundleArchitecture.mismatch(node.name(), answer.get().arch(), machineOf(bundle));
-        if (wrongMachine.isPresent()) return RunningSteps.failed(node, probe, wrongMachine.get());
+        BundleChoice choice = BundleChoice.of(node.name(), answer.get().arch(), built(bundles), node.java());
+        if (choice instanceof BundleChoice.Refuse refuse) return RunningSteps.failed(node, probe, refuse.reason());
+        BundleChoice.Ship ship = (BundleChoice.Ship) choice;
+        Bundle bundle = ship.bundle();
+        if (!bundle.hash().equals(bundles.getFirst().hash())) {
+            // the node's machine has a bundle of its own: ask again whether the node holds that one
+            probe = execute(node, List.of(), NodeCache.probe(bundle.hash()), timeout);
+            if (probe.status() != StepStatus.EXITED) return probe;
+            answer = NodeCache.parse(probe.stdout());
+            if (probe.exitCode() != 0 || answer.isEmpty()) {
+                return RunningSteps.failed(node, probe, "could not find the cache directory on " + node.name()
+                        + ": " + (probe.stdout() + probe.stderr()).strip());
+            }
+        }
         String dir = answer.get().dir();
+        String done;
         if (answer.get().present()) {
-            railyardOnNode.put(node.name(), answer.get().railyard());
-            return RunningSteps.done(node, start, "bundle " + bundle.hash() + " already at " + dir);
+            done = "bundle " + bundle.hash() + " already at " + dir;
+        } else {
+            Duration left = timeout.minus(Duration.ofNanos(System.nanoTime() - start));
+            StepResult copy = copy(node, bundle, dir, left);
+            if (!copy.completed() || copy.exitCode() != 0) {
+                return copy.status() == StepStatus.EXITED
+                        ? RunningSteps.failed(node, copy, "copying the bundle to " + node.name() + ":" + dir
+                                + " failed: " + copy.stderr().strip())
+                        : copy;
+            }
+            done = "copied bundle " + bundle.hash() + " to " + dir;
         }
-        Duration left = timeout.minus(Duration.ofNanos(System.nanoTime() - start));
-        StepResult copy = copy(node, bundle, dir, left);
-        if (!copy.completed() || copy.exitCode() != 0) {
-            return copy.status() == StepStatus.EXITED
-                    ? RunningSteps.failed(node, copy, "copying the bundle to " + node.name() + ":" + dir + " failed: "
-                            + copy.stderr().strip())
-                    : copy;
+        List<String> program = BundleChoice.program(answer.get().railyard(), ship.javaHome());
+        if (ship.javaHome().isPresent()) {
+            StepResult version = execute(node, List.of(), withProgram(program, List.of("--version")),
+                    timeout.minus(Duration.ofNanos(System.nanoTime() - start)));
+            // exit 127 (no such java) comes back as LAUNCH_FAILED: it too is the named JDK's failure
+            if (version.status() != StepStatus.EXITED && version.status() != StepStatus.LAUNCH_FAILED) return version;
+            if (version.status() == StepStatus.LAUNCH_FAILED || version.exitCode() != 0) {
+                return RunningSteps.failed(node, version, BundleChoice.javaFailed(node, ship.javaHome().get(),
+                        version));
+            }
+            done += " (run with " + ship.javaHome().get() + ")";
         }
-        railyardOnNode.put(node.name(), dir + "/bin/railyard");
-        return RunningSteps.done(node, start, "copied bundle " + bundle.hash() + " to " + dir);
+        railyardOnNode.put(node.name(), program);
+        return RunningSteps.done(node, start, done);
+    }
+
+    private List<BundleChoice.Built> built(List<Bundle> bundles) {
+        return bundles.stream().map(b -> new BundleChoice.Built(b, machineOf(b))).toList();
     }
 
     private Optional<String> machineOf(Bundle bundle) {
@@ -109,7 +140,7 @@ public final class SshLauncher implements Launcher {
     @Override
     public StepResult run(ClusterSpec.Node node, List<String> railyardArgs, Duration timeout)
             throws InterruptedException {
-        String program = railyardOnNode.get(node.name());
+        List<String> program = railyardOnNode.get(node.name());
         if (program == null) {
             StepResult prepared = prepare(node, timeout);
             if (!RunningSteps.prepared(prepared)) return prepared;
@@ -121,7 +152,7 @@ public final class SshLauncher implements Launcher {
     @Override
     public RemoteProcess start(ClusterSpec.Node node, List<String> railyardArgs, Duration timeout)
             throws InterruptedException {
-        String program = railyardOnNode.get(node.name());
+        List<String> program = railyardOnNode.get(node.name());
         if (program == null) {
             StepResult prepared = prepare(node, timeout);
             if (!RunningSteps.prepared(prepared)) return RunningSteps.ended(prepared);
@@ -157,8 +188,8 @@ public final class SshLauncher implements Launcher {
         return new SshCommand(ssh, node.address(), spec.sshFor(node));
     }
 
-    private static List<String> withProgram(String program, List<String> args) {
-        List<String> argv = new ArrayList<>(List.of(program));
+    private static List<String> withProgram(List<String> program, List<String> args) {
+        List<String> argv = new ArrayList<>(program);
         argv.addAll(args);
         return argv;
     }

@@ -103,13 +103,20 @@ public record ClusterSpec(
     /**
      * A machine: {@code address} is how to reach it (management IPv4 or a resolvable host name). {@code osFamily}
      * decides how network files are rendered; {@code disableNetdevs} are NICs that must stay down (a fabric cabled on fewer ports than the card has);
-     * {@code ssh} is its own ssh section (what it sets wins over the spec's).
+     * {@code ssh} is its own ssh section (what it sets wins over the spec's); {@code java} is the home of a JDK 25
+     * the node has, which runs Railyard there when no bundle is built for the node's machine.
      */
     public record Node(String name, String address, Optional<String> bmc, Optional<Gpus> gpus, OsFamily osFamily,
-                       List<String> disableNetdevs, SshOptions ssh) {
+                       List<String> disableNetdevs, SshOptions ssh, Optional<String> java) {
 
         public Node {
             disableNetdevs = List.copyOf(disableNetdevs);
+        }
+
+        /** A node whose own JDK is not named. */
+        public Node(String name, String address, Optional<String> bmc, Optional<Gpus> gpus, OsFamily osFamily,
+                    List<String> disableNetdevs, SshOptions ssh) {
+            this(name, address, bmc, gpus, osFamily, disableNetdevs, ssh, Optional.empty());
         }
 
         public Node(String name, String address, Optional<String> bmc, Optional<Gpus> gpus) {

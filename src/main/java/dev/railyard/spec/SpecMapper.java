@@ -23,7 +23,7 @@ final class SpecMapper {
             "ssh", "agent");
     static final List<String> AGENT_KEYS = List.of("listen");
     static final List<String> NODE_KEYS = List.of("name", "address", "bmc", "gpus", "os_family", "disable_netdevs",
-            "ssh");
+            "ssh", "java");
     static final List<String> SLURM_KEYS = List.of("partition", "gres_type");
     static final List<String> GPU_KEYS = List.of("model", "per_node", "driver", "cuda");
     static final List<String> EXPECT_KEYS = List.of("rdma_bw_efficiency", "rdma_latency_us", "gpu_temp_warn_c",
@@ -101,13 +101,24 @@ final class SpecMapper {
                         .map(SpecMapper::netdevs).orElse(List.of()));
                 Optional<SshOptions> ssh = problems.attempt(() -> m.get("ssh").map(n -> new SshMapper().map(n))
                         .orElse(SshOptions.none()));
+                Optional<Optional<String>> java = problems.attempt(() -> m.get("java").map(SpecMapper::javaHome));
                 if (problems.any()) return null;
                 nodes.put(name, new Node(name, address.orElseThrow(), bmc.orElseThrow(), gpus.orElseThrow(),
-                        os.orElseThrow(), disabled.orElseThrow(), ssh.orElseThrow()));
+                        os.orElseThrow(), disabled.orElseThrow(), ssh.orElseThrow(), java.orElseThrow()));
                 return null;
             });
         }
         return nodes;
+    }
+
+    /** A JDK's home on the node: absolute, and nothing a shell or ssh would read specially. */
+    private static String javaHome(SpecNode node) {
+        String path = node.asString().strip();
+        if (!path.matches("/[A-Za-z0-9_./@+,=:-]*") || path.contains("/../") || path.endsWith("/..")) {
+            throw node.error("java must be the absolute path of a JDK 25's home on the node, e.g. "
+                    + "/usr/lib/jvm/temurin-25-jdk-arm64, got \"" + path + "\"");
+        }
+        return path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
     }
 
     private static List<String> netdevs(SpecNode list) {

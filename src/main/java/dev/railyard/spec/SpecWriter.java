@@ -90,6 +90,7 @@ public final class SpecWriter {
             if (!n.disableNetdevs().isEmpty()) {
                 out.add("    disable_netdevs: [" + String.join(", ", n.disableNetdevs().stream().map(SpecWriter::scalar).toList()) + "]");
             }
+            n.java().ifPresent(j -> out.add("    java: " + scalar(j)));
         }
         if (starter) {
             out.add("  # TODO: add the other nodes, one entry each:");

@@ -2,6 +2,8 @@ package dev.railyard.agent;
 
 import dev.railyard.check.Fix;
 import dev.railyard.check.ShellWord;
+import dev.railyard.check.rules.Verdict;
+import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -40,6 +42,16 @@ final class DetectorFixes {
         lines.add(Fix.note(trouble + ": reseat or replace the cable/transceiver on " + device + " port " + port
                 + ", or move it to another switch port"));
         return Fix.lines(lines.toArray(String[]::new));
+    }
+
+    /**
+     * The rule's verdict as the agent gives it: a FAIL makes the component UNHEALTHY, so its fix ends with the drain
+     * the agent itself does. The rule's fix comes first and unchanged, as check and diagnose give it.
+     */
+    static Verdict withDrain(Verdict v, String reason) {
+        if (v.severity() != Severity.FAIL) return v;
+        return new Verdict(v.id(), v.severity(), v.observed(), v.expected(),
+                Fix.lines(v.fix(), drain(reason)));
     }
 
     /**

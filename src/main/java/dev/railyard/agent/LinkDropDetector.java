@@ -1,13 +1,11 @@
 package dev.railyard.agent;
 
-import dev.railyard.check.Fix;
-import dev.railyard.check.ShellWord;
+import dev.railyard.check.rules.RdmaPortStateRule;
+import dev.railyard.check.rules.Verdict;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NodeInventory;
 import dev.railyard.model.RdmaPort;
-import dev.railyard.model.Reading;
-import dev.railyard.model.Severity;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -21,8 +19,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * rdma.port.state for ports that were ACTIVE while the agent watched and then left it: DEGRADED at once (it may come
- * back), UNHEALTHY once down for the {@code dropWindow}. Ports never seen ACTIVE are the snapshot check's business
+ * rdma.port.state for ports that were ACTIVE while the agent watched and then left it, judged by
+ * {@link RdmaPortStateRule} from how long each has been out of ACTIVE: DEGRADED at once (it may come back), UNHEALTHY
+ * once down for the {@code dropWindow}. Ports never seen ACTIVE are the snapshot check's business
  * (an uncabled spare port is not a drop).
  *
  * <p>Each drop seen between two samples (ACTIVE, then not) is counted too: {@code flapDrops} of them within the
@@ -57,7 +56,7 @@ public final class LinkDropDetector implements Detector {
         List<Finding> out = new ArrayList<>();
         for (var device : sample.rdmaDevices()) {
             for (RdmaPort p : device.ports()) {
-                boolean active = p.state() instanceof Reading.Present<RdmaPort.PortState>(var s) && s.code() == RdmaPort.PortState.ACTIVE;
+                boolean active = RdmaPortStateRule.active(p);
                 boolean wasActive = seenActive.contains(p.ref()) && !downSince.containsKey(p.ref());
                 int dropped = dropsWithin(p.ref(), now, wasActive && !active && p.state().isPresent());
                 if (active) {
@@ -74,12 +73,9 @@ public final class LinkDropDetector implements Detector {
                     continue;
                 }
                 Instant since = downSince.computeIfAbsent(p.ref(), k -> now);
-                Duration down = Duration.between(since, now);
-                String observed = "was ACTIVE, now " + p.state().map(s -> s.code() + ": " + s.name()).describe()
-                        + " for " + down.toSeconds() + " s";
-                Severity severity = down.compareTo(dropWindow) >= 0 ? Severity.FAIL : Severity.WARN;
-                out.add(Finding.of(ID, severity, p.ref(), observed, "ACTIVE (link drop window " + dropWindow.toSeconds() + " s)",
-                        fix(p, severity == Severity.FAIL)));
+                Verdict v = RdmaPortStateRule.dropped(p, Duration.between(since, now), dropWindow);
+                out.add(DetectorFixes.withDrain(v, p.device() + " port " + p.port() + ": "
+                        + (RdmaPortStateRule.noSubnetManager(p) ? "no subnet manager" : "the port left ACTIVE")).on(p.ref()));
             }
         }
         return out;
@@ -99,28 +95,13 @@ public final class LinkDropDetector implements Detector {
     }
 
     private Finding flapping(RdmaPort p, int dropped) {
-        String observed = dropped + " drops from ACTIVE seen in the last "
-                + flapWindow.toMinutes() + " min (now " + p.state().map(s -> s.code() + ": " + s.name()).describe() + ")";
-        String expected = "< " + flapDrops + " drops from ACTIVE in " + flapWindow.toMinutes() + " min";
-        return Finding.of(ID, Severity.FAIL, p.ref(), observed, expected,
-                DetectorFixes.rdmaPort(p.device(), p.port(), "the port flaps", true));
+        Verdict v = RdmaPortStateRule.flapping(p, dropped, flapDrops, flapWindow);
+        return DetectorFixes.withDrain(v, p.device() + " port " + p.port() + ": the port flaps").on(p.ref());
     }
 
     @Override
     public void clear(String component) {
         drops.keySet().removeIf(k -> component.equals("all") || k.equals(component));
-    }
-
-    /** INIT on InfiniBand is a link that trained with no subnet manager to configure it; else the cable or peer. */
-    private static String fix(RdmaPort p, boolean drain) {
-        boolean init = p.isInfiniband() && p.state() instanceof Reading.Present<RdmaPort.PortState>(var s) && s.code() == RdmaPort.PortState.INIT;
-        if (!init) return DetectorFixes.rdmaPort(p.device(), p.port(), "the port left ACTIVE", drain);
-        List<String> lines = new ArrayList<>(List.of("rdma link show " + ShellWord.of(p.device() + "/" + p.port()),
-                "command -v sminfo >/dev/null && sminfo"));
-        if (drain) lines.add(DetectorFixes.drain(p.device() + " port " + p.port() + ": no subnet manager"));
-        lines.add(Fix.note("the link is up but no subnet manager configured " + p.device() + " port " + p.port() + ":"));
-        lines.add(Fix.START_SUBNET_MANAGER);
-        return Fix.lines(lines.toArray(String[]::new));
     }
 
     @Override

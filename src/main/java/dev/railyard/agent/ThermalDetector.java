@@ -1,6 +1,6 @@
 package dev.railyard.agent;
 
-import dev.railyard.check.GpuTemperatureRule;
+import dev.railyard.check.rules.GpuTemperatureRule;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Gpu;

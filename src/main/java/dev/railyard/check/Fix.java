@@ -47,10 +47,10 @@ public final class Fix {
     }
 
     /** Sets every core's governor to performance now (the node check's fix persists it). */
-    static final String GOVERNOR_NOW =
+    public static final String GOVERNOR_NOW =
             "for g in /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor; do echo performance > \"$g\"; done";
     /** Every RDMA port's rate and each HCA's NUMA node, as the kernel reports them. */
-    static final String RDMA_RATES = "grep . /sys/class/infiniband/*/ports/*/rate /sys/class/infiniband/*/device/numa_node";
+    public static final String RDMA_RATES = "grep . /sys/class/infiniband/*/ports/*/rate /sys/class/infiniband/*/device/numa_node";
     /** Every network interface's speed (Mb/s) and MTU. */
     static final String NET_SPEEDS = "grep . /sys/class/net/*/speed /sys/class/net/*/mtu";
 

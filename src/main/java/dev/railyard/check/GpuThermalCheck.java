@@ -1,5 +1,7 @@
 package dev.railyard.check;
 
+import dev.railyard.check.rules.GpuTemperatureRule;
+import dev.railyard.check.rules.RdmaBandwidthRule;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Gpu;

@@ -16,6 +16,7 @@ import dev.railyard.agent.Sampler;
 import dev.railyard.agent.SlurmControl;
 import dev.railyard.agent.SlurmDrainPolicy;
 import dev.railyard.agent.ThermalDetector;
+import dev.railyard.check.rules.GpuTemperatureRule;
 import dev.railyard.check.CheckRunner;
 import dev.railyard.collect.GpuCollector;
 import dev.railyard.collect.InventoryCollector;
@@ -185,7 +186,7 @@ public final class AgentCommand implements Callable<Integer> {
                             Clock clock, SourceReads reads) {
         GpuCollector gpus = nvmlOverride().map(p -> GpuCollector.keepingOpen(() -> FfmNvml.open(p)))
                 .orElseGet(() -> host.isLive() ? GpuCollector.keepingOpen(FfmNvml::open) : GpuCollector.forRoot(host));
-        double warnC = cluster.map(c -> c.expect().gpuTempWarnC()).orElse(85.0);
+        double warnC = GpuTemperatureRule.warnC(cluster);
         return new Sampler(host, new InventoryCollector(gpus, kernelLog, clock,
                         (int) Math.max(1, reread.toMillis() / Math.max(1, interval.toMillis()))), CheckRunner.nodeChecks(),
                 List.of(new CounterRateDetector(errorsPerHour), new LinkDropDetector(linkDrop, flapWindow, flapChanges),

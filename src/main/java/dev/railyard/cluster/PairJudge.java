@@ -1,7 +1,7 @@
 package dev.railyard.cluster;
 
 import dev.railyard.check.Fix;
-import dev.railyard.check.RdmaBandwidthRule;
+import dev.railyard.check.rules.RdmaBandwidthRule;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.PairKind;

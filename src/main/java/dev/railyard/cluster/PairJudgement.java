@@ -1,6 +1,6 @@
 package dev.railyard.cluster;
 
-import dev.railyard.check.RdmaBandwidthRule;
+import dev.railyard.check.rules.RdmaBandwidthRule;
 import dev.railyard.model.PairKind;
 import dev.railyard.model.PairOutcome;
 import dev.railyard.model.PairResult;

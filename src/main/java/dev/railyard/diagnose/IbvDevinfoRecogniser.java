@@ -7,12 +7,15 @@ import dev.railyard.bench.ibtools.IbvPort;
 import dev.railyard.check.Fix;
 import dev.railyard.check.ShellWord;
 import dev.railyard.model.CheckId;
+import dev.railyard.model.RdmaPort;
+import dev.railyard.model.Reading;
 import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
-/** ibv_devinfo: a verdict per port not in PORT_ACTIVE. */
+/** ibv_devinfo: its ports judged as sysfs ports are, and a RoCE port whose active MTU is 1024 or less. */
 public record IbvDevinfoRecogniser() implements Recogniser {
 
     @Override
@@ -56,36 +59,29 @@ public record IbvDevinfoRecogniser() implements Recogniser {
                         + "\"; done && netplan apply");
     }
 
+    /** Every port judged by the rules that judge sysfs ports; an active RoCE port's MTU on top. */
     private static List<Diagnosis> diagnose(TextLines text, List<IbvDevice> devices) {
         List<Diagnosis> out = new ArrayList<>();
-        int total = 0;
+        List<RdmaPort> ports = new ArrayList<>();
         for (IbvDevice d : devices) {
             for (IbvPort p : d.ports()) {
-                total++;
-                if (p.active()) {
-                    // RoCE carries what the netdev MTU allows: 1024 means the interface is at 1500 (or less)
-                    if (p.linkLayer().equalsIgnoreCase("Ethernet") && p.activeMtu() > 0 && p.activeMtu() <= 1024) {
-                        int n = text.find(d.hcaId());
-                        out.add(Diagnosis.of(CheckId.RDMA_NETDEV_MTU.id(), Severity.WARN, d.hcaId() + " port " + p.number(),
-                                "RoCE active_mtu " + p.activeMtu() + ": the netdev MTU is 1500 or less, so RDMA "
-                                        + "messages go out in 1 KiB packets",
-                                mtuFix(d.hcaId(), p.number()),
-                                n, text.line(n), "ibv_devinfo"));
-                    }
-                    continue;
+                ports.add(PastedPorts.port(d.hcaId(), p.number(), Reading.of(PastedPorts.state(p.state())),
+                        PastedPorts.absent(), PastedPorts.absent(),
+                        p.linkLayer().isEmpty() ? PastedPorts.absent() : Reading.of(p.linkLayer()),
+                        Reading.of(p.portLid()), Reading.of(p.smLid()), Map.of()));
+                // RoCE carries what the netdev MTU allows: 1024 means the interface is at 1500 (or less)
+                if (p.active() && p.linkLayer().equalsIgnoreCase("Ethernet") && p.activeMtu() > 0
+                        && p.activeMtu() <= 1024) {
+                    int n = text.find(d.hcaId());
+                    out.add(Diagnosis.of(CheckId.RDMA_NETDEV_MTU.id(), Severity.WARN, d.hcaId() + " port " + p.number(),
+                            "RoCE active_mtu " + p.activeMtu() + ": the netdev MTU is 1500 or less, so RDMA "
+                                    + "messages go out in 1 KiB packets",
+                            mtuFix(d.hcaId(), p.number()),
+                            n, text.line(n), "ibv_devinfo"));
                 }
-                int n = text.find("hca_id:\t" + d.hcaId());
-                if (n == 0) n = text.find(d.hcaId());
-                String subject = d.hcaId() + " port " + p.number();
-                out.add(p.state().equals("PORT_INIT")
-                        ? PortVerdicts.noSubnetManager(subject, n, text.line(n))
-                        : PortVerdicts.down(subject, p.state(), n, text.line(n)));
             }
         }
-        if (out.isEmpty()) {
-            out.add(Diagnosis.of(CheckId.RDMA_PORT_STATE.id(), Severity.PASS, "ibv_devinfo", "all " + total + " ports PORT_ACTIVE", "", 0, "",
-                    "ibv_devinfo"));
-        }
+        out.addAll(0, PastedPorts.judge(ports, PastedPorts.Rules.STATE_AND_RATE, text));
         return out;
     }
 }

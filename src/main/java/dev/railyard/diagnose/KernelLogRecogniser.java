@@ -102,7 +102,7 @@ public record KernelLogRecogniser() implements Recogniser {
         for (LinkEvent e : s.lastLink.values()) {
             String subject = e.port() == 0 ? e.device() : e.device() + " port " + e.port();
             switch (e.state().toUpperCase()) {
-                case "INIT" -> out.add(PortVerdicts.noSubnetManager(subject, e.lineNumber(), e.line()));
+                case "INIT" -> out.add(PortVerdicts.noSubnetManager(e.device(), e.port(), subject, e.lineNumber(), e.line()));
                 case "DOWN" -> out.add(Diagnosis.of(CheckId.RDMA_PORT_STATE.id(), e.port() == 0 ? Severity.WARN : Severity.FAIL, subject,
                         "the last link event is DOWN", linkDownFix(e, subject), e.lineNumber(), e.line(),
                         "kernel log"));

@@ -41,9 +41,18 @@ class DiagnoseCommandTest {
 
     @Test
     void failingIbstatExitsOneWithCauseAndFix(@TempDir Path dir) throws Exception {
-        Run r = run(System.in, "diagnose", sample(dir, "ib-tools/gpud-ibstat-h100-some-down-polling-roce.txt").toString());
+        Run r = run(System.in, "diagnose", sample(dir,
+                "ib-tools/issue-network-operator-249-ibstat-State-Down-PhysLinkUp-VF.txt").toString());
         assertThat(r.code()).isEqualTo(1);
-        assertThat(r.out()).contains("Recognised: ibstat", "FAIL    rdma.port.state mlx5_11 port 1", "fix: # check the cable", "Verdict: FAIL");
+        assertThat(r.out()).contains("Recognised: ibstat", "FAIL    rdma.port.state mlx5_7:1", "fix: rdma link show mlx5_7/1",
+                "opensm", "Verdict: FAIL");
+    }
+
+    @Test
+    void aDownPortInAnIbstatPasteWarnsAsTheNodeCheckDoes(@TempDir Path dir) throws Exception {
+        Run r = run(System.in, "diagnose", sample(dir, "ib-tools/gpud-ibstat-h100-some-down-polling-roce.txt").toString());
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("WARN    rdma.port.state mlx5_11:1", "no link on mlx5_11 port 1", "Verdict: WARN");
     }
 
     @Test

@@ -111,21 +111,23 @@ class DiagnoseFixesTest {
                     		State: Initializing
                     		Physical state: LinkUp
                     		Base lid: 65535
-                    """, "INIT"),
+                    		Link layer: InfiniBand
+                    """, "no subnet manager"),
             new Case("ibstat linkup without lid", """
                     CA 'mlx5_7'
                     	Port 1:
                     		State: Down
                     		Physical state: LinkUp
                     		Base lid: 65535
-                    """, "LID 65535"),
+                    		Link layer: InfiniBand
+                    """, "no subnet manager"),
             new Case("ibstat down", """
                     CA 'mlx5_1'
                     	Port 1:
                     		State: Down
                     		Physical state: Polling
                     		Base lid: 0
-                    """, "no link"),
+                    """, "DOWN"),
             new Case("ibstat panic", """
                     CA 'mlx5_0'
                     	Port 1:

@@ -16,11 +16,11 @@ class DiagnoserTest {
     /** Real samples: the tool each is recognised as, the worst verdict, and a word of the first verdict's cause. */
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "ib-tools/gpud-ibstat-h100-some-down-polling-roce.txt | IBSTAT | FAIL | Down/Polling",
-            "ib-tools/gpud-ibstat-h100-all-active-0.txt | IBSTAT | PASS | Active",
+            "ib-tools/gpud-ibstat-h100-some-down-polling-roce.txt | IBSTAT | WARN | 1: DOWN",
+            "ib-tools/gpud-ibstat-h100-all-active-0.txt | IBSTAT | PASS | port checks passed",
             "ib-tools/gpud-ibstat-a100-hdr-ib-ibpanic-exit255.txt | IBSTAT | FAIL | ibpanic",
-            "ib-tools/issue-network-operator-249-ibstat-State-Down-PhysLinkUp-VF.txt | IBSTAT | FAIL | LID 65535",
-            "ib-tools/issue-deepep-60-ibv_devinfo-PORT_DOWN-cx7.txt | IBV_DEVINFO | FAIL | PORT_DOWN",
+            "ib-tools/issue-network-operator-249-ibstat-State-Down-PhysLinkUp-VF.txt | IBSTAT | FAIL | no subnet manager",
+            "ib-tools/issue-deepep-60-ibv_devinfo-PORT_DOWN-cx7.txt | IBV_DEVINFO | WARN | 1: DOWN",
             "ib-tools/issue-k8s-rdma-sriov-dev-plugin-30-show_gids-empty-ibv_devices.txt | SHOW_GIDS | FAIL | no GIDs",
             "ib-tools/issue-spectrumscale-pr4-show_gids-cx6-roce-v1-v2.txt | SHOW_GIDS | INFO | index 5",
             "ib-tools/issue-gpud-pr1209-journalctl-k-mlx5-port-link-INIT-ACTIVE.txt | KERNEL_LOG | PASS | no GPU/NIC/PCIe/memory errors",

@@ -1,5 +1,6 @@
-package dev.railyard.check;
+package dev.railyard.check.rules;
 
+import dev.railyard.check.Fix;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
@@ -14,19 +15,46 @@ import java.util.Optional;
  * standard rate says the link trained down (~1139 MB/s on a 40G port: a link that negotiated 10G, a bad cable).
  * `bench rdma`, diagnose's pasted ib_write_bw, validate's pairs and its culprits all judge through here.
  */
-public final class RdmaBandwidthRule {
+public final class RdmaBandwidthRule implements Rule {
 
     public static final CheckId ID = CheckId.BENCH_RDMA_BW;
 
     /** Standard Ethernet / InfiniBand data rates, in Gb/s. */
-    static final double[] RATES = {1, 10, 25, 40, 50, 56, 100, 200, 400, 800};
+    public static final double[] RATES = {1, 10, 25, 40, 50, 56, 100, 200, 400, 800};
     /** The rates a link of each rate trains down to (a 40G QSFP+ link falls to one 10G lane, never to 25G). */
     private static final Map<Double, double[]> TRAINS_DOWN_TO = Map.of(
             10.0, new double[]{1}, 25.0, new double[]{10}, 40.0, new double[]{10}, 50.0, new double[]{25, 10},
             56.0, new double[]{40, 10}, 100.0, new double[]{50, 40, 25, 10}, 200.0, new double[]{100, 50},
             400.0, new double[]{200, 100}, 800.0, new double[]{400, 200});
 
-    private RdmaBandwidthRule() {
+    RdmaBandwidthRule() {
+    }
+
+    @Override
+    public CheckId id() {
+        return ID;
+    }
+
+    @Override
+    public String reads() {
+        return "a perftest/OSU/UCX bandwidth (one direction, or both added up), the link's rate (spec network rate, "
+                + "else the port's rate), the efficiency";
+    }
+
+    @Override
+    public String thresholds() {
+        return "efficiency x rate, expect.rdma_bw_efficiency (default 0.90); twice that for a bidirectional test";
+    }
+
+    @Override
+    public String severities() {
+        return "below the floor: FAIL, naming the lower rate it matches (80-100 % of a rate the link trains down to)";
+    }
+
+    @Override
+    public String fix() {
+        return "trained down: replace the cable, then read the ports' rates; else the CPU governor, the ports' rates, "
+                + "the PCIe link, and NUMA placement";
     }
 
     /** What a measurement is judged to: its severity, a note for the observed text (may be empty), and the fix. */

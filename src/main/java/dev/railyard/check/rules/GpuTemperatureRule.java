@@ -1,5 +1,7 @@
-package dev.railyard.check;
+package dev.railyard.check.rules;
 
+import dev.railyard.check.Fix;
+import dev.railyard.check.ShellWord;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Gpu;
@@ -13,11 +15,36 @@ import java.util.Optional;
  * at the GPU's own slowdown threshold FAIL. The snapshot check and the agent's sustained-heat detector both judge
  * through here, so one reading gets one verdict and one fix.
  */
-public final class GpuTemperatureRule {
+public final class GpuTemperatureRule implements Rule {
 
     public static final CheckId ID = CheckId.GPU_TEMPERATURE;
 
-    private GpuTemperatureRule() {
+    GpuTemperatureRule() {
+    }
+
+    @Override
+    public CheckId id() {
+        return ID;
+    }
+
+    @Override
+    public String reads() {
+        return "Gpu temperature and its slowdown temperature (NVML, nvidia-smi); the agent: how long it has been hot";
+    }
+
+    @Override
+    public String thresholds() {
+        return "expect.gpu_temp_warn_c (default 85 C); the GPU's own slowdown temperature; the agent: hot for 1 min";
+    }
+
+    @Override
+    public String severities() {
+        return "above the warning temperature: WARN; at or above slowdown: FAIL; unreadable: UNKNOWN";
+    }
+
+    @Override
+    public String fix() {
+        return "read the GPU's temperatures and clocks and the node's fans and inlet, then check the cooling";
     }
 
     public static double warnC(Optional<ClusterSpec> spec) {

@@ -1,0 +1,148 @@
+package dev.railyard.check.rules;
+
+import dev.railyard.model.CheckId;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Every check ID and its one rule: the facts it reads, its thresholds, how they map to a severity, its fix, and the
+ * class that judges it for every path (check, bench, validate, the agent, diagnose). The switch is exhaustive, so an
+ * ID cannot be added without its rule; docs/checks.md is written from this catalog.
+ */
+public final class Rulebook {
+
+    private Rulebook() {
+    }
+
+    public static List<Rule> all() {
+        return Arrays.stream(CheckId.values()).map(Rulebook::of).toList();
+    }
+
+    public static Rule of(CheckId id) {
+        return switch (id) {
+            case RDMA_PORT_STATE -> new RdmaPortStateRule();
+            case RDMA_PORT_PHYS -> new RdmaPortPhysRule();
+            case RDMA_IB_SM -> new SubnetManagerRule();
+            case GPU_TEMPERATURE -> new GpuTemperatureRule();
+            case BENCH_RDMA_BW -> new RdmaBandwidthRule();
+            case HOST_MEMLOCK -> new RuleText(id, "RLIMIT_MEMLOCK of the node (/proc/self/limits), whether it has RDMA",
+                    "unlimited", "finite on a node with RDMA: FAIL", "limits.d and systemd's DefaultLimitMEMLOCK "
+                    + "set to unlimited", "HostMemlockCheck");
+            case HOST_NET_BUFFERS -> new RuleText(id, "net.core.rmem_max and wmem_max",
+                    "expect.net_buffer_bytes (default 268435456)", "below: WARN (advice)",
+                    "sysctl now and a sysctl.d file", "HostNetBuffersCheck");
+            case HOST_CPU_GOVERNOR -> new RuleText(id, "every CPU's cpufreq scaling_governor", "performance",
+                    "another governor: WARN (advice)", "set performance now and at boot", "CpuGovernorCheck");
+            case HOST_MODULE_RDMA -> new RuleText(id, "RDMA-capable NICs on PCI, /sys/class/infiniband devices; "
+                    + "diagnose: the kernel's driver load errors", "none", "an RDMA NIC without an RDMA device: FAIL",
+                    "load the NIC's RDMA driver now and at boot", "KernelModuleCheck, KernelEventVerdicts");
+            case HOST_MODULE_PEERMEM -> new RuleText(id, "GPUs, RDMA ports, loaded modules", "none",
+                    "GPUs and RDMA ports without nvidia_peermem: WARN; legacy nv_peer_mem: INFO", "load nvidia_peermem now and at boot",
+                    "KernelModuleCheck");
+            case GPU_COUNT -> new RuleText(id, "GPUs found (NVML, nvidia-smi, PCI) against the spec's gpus for the "
+                    + "node; the agent: GPUs seen before", "the spec's per-node count and model",
+                    "fewer or more than the spec, another model: FAIL; no spec: INFO; the agent: a GPU gone: FAIL",
+                    "check seating and the driver's view of the missing GPU", "GpuSpecCheck, GpuPresenceDetector");
+            case GPU_DRIVER -> new RuleText(id, "driver and CUDA versions; diagnose: driver mismatch lines",
+                    "the spec's pins", "differs from the pin: FAIL; no spec: INFO",
+                    "install the pinned driver", "GpuSpecCheck, DeviceFaultVerdicts, KernelEventVerdicts");
+            case GPU_ECC_UNCORRECTED -> new RuleText(id, "Gpu uncorrectable ECC counts (volatile, aggregate) and row "
+                    + "remapper state; diagnose: nvidia-smi -q", "0 uncorrectable",
+                    "uncorrectable > 0 or remap failure: FAIL; remap pending: WARN", "drain, dcgmi diag, reset the "
+                    + "GPU for a pending remap, RMA on failure", "GpuEccCheck, NvidiaSmiQRecogniser");
+            case GPU_THROTTLE -> new RuleText(id, "Gpu clock event reasons", "none",
+                    "HW slowdown, HW thermal, power brake: FAIL; SW thermal: WARN; SW power cap: INFO",
+                    "check cooling; power brake: the PSUs and the BMC", "GpuThermalCheck");
+            case GPU_PCIE_LINK -> new RuleText(id, "Gpu PCIe link width and generation against their maximum; the "
+                    + "agent: replay counter rate", "the device's maximum; --pcie-replays-per-hour (default 100)",
+                    "narrower: WARN; lower generation: INFO (idle GPUs step down); the agent: replays rising: WARN",
+                    "reseat the GPU or its riser", "GpuPcieLinkCheck, PcieReplayDetector, NvidiaSmiQRecogniser");
+            case GPU_NVLINK -> new RuleText(id, "active NVLinks per GPU", "as many as the best-connected GPU",
+                    "fewer: FAIL; unreadable: UNKNOWN", "reset the GPU, then check the NVLink bridge or baseboard",
+                    "GpuNvlinkCheck, DcgmiDiagRecogniser, DeviceFaultVerdicts");
+            case GPU_XID -> new RuleText(id, "Xid events of the kernel log (code, message, GPU)",
+                    "the Xid catalog's severity per code", "per code: FAIL, WARN or INFO",
+                    "the catalog's action per code (reset, drain, reboot, RMA)",
+                    "XidCatalog (GpuXidCheck, KernelLogRecogniser, XidCauses)");
+            case RDMA_PORT_RATE -> new RuleText(id, "RdmaPort rate and width; the spec network's rate",
+                    "the spec's rate; without a spec a sibling port's rate and width",
+                    "below the spec: FAIL; below a sibling port: WARN; no reference: INFO",
+                    "replace the cable, then read the rate file", "RdmaRateCheck");
+            case RDMA_ROCE_GID -> new RuleText(id, "RoCE ports' GID tables and their netdevs' IPv4 addresses",
+                    "a RoCE v2 GID per address", "no GID for the address, or only RoCE v1: FAIL; no IPv4 address: WARN; the index to use is named on PASS",
+                    "bring the address up on the netdev; pass --gid-index", "RoceGidCheck, ShowGidsRecogniser");
+            case RDMA_NETDEV_MTU -> new RuleText(id, "fabric netdev MTU (RoCE), IPoIB mode; diagnose: RoCE active_mtu",
+                    "the spec network's MTU, else 9000; IPoIB connected 65520 when asked",
+                    "below the spec's MTU: FAIL; below 9000 without a spec: WARN; active_mtu 1024 in a paste: WARN", "set the MTU now and in a netplan drop-in",
+                    "FabricNetdevCheck, IbvDevinfoRecogniser");
+            case RDMA_NETDEV_ADDRESS -> new RuleText(id, "fabric netdevs' state and addresses",
+                    "the spec's address for the node", "missing or down: FAIL",
+                    "bring the netdev up with its address in a netplan drop-in", "FabricNetdevCheck");
+            case RDMA_LAG -> new RuleText(id, "bond membership of RDMA netdevs", "none",
+                    "an RDMA netdev in a bond: WARN", "separate rails instead of a bond", "RdmaLagCheck");
+            case RDMA_COUNTERS -> new RuleText(id, "RdmaPort PMA error counters; the agent: how much each rose "
+                    + "within the hour", "--errors-per-hour (default 10) for the agent",
+                    "non-zero (check) or rising (agent): WARN; rising by the limit within the hour: FAIL; "
+                    + "unreadable: UNKNOWN", "reseat or replace the cable, clear the counters and watch them",
+                    "RdmaCountersCheck, CounterRateDetector");
+            case RDMA_COUNTERS_SATURATED -> new RuleText(id, "RdmaPort PMA error counters and each counter's width",
+                    "2^bits - 1 (link_downed 255, symbol_error 65535)", "at the maximum: WARN (advice)",
+                    "reset the counters (perfquery -R on InfiniBand, a driver reload on RoCE)", "RdmaCountersCheck");
+            case NET_CARRIER -> new RuleText(id, "netdev carrier and carrier_changes; the agent: changes within the "
+                    + "flap window and kernel link lines; diagnose: ethtool -S", "10 changes since boot (check); "
+                    + "--flap-changes (default 6) within --flap-window (default 10 min) for the agent",
+                    "above 10 since boot: WARN; the agent: rising: WARN, flapping: FAIL", "read the netdev's counters and the driver's lines, "
+                    + "then the cable", "CarrierCheck, LinkFlapDetector, KernelLinkEventDetector, EthtoolStatsRecogniser");
+            case TOPO_GPU_NIC_AFFINITY -> new RuleText(id, "PCIe topology of GPUs and fabric NICs",
+                    "PIX, PXB or PHB", "NODE or SYS: WARN; no fabric NIC: UNKNOWN with a spec, else INFO "
+                    + "(not applicable)", "pair each GPU with the NIC under its switch (NCCL_IB_HCA)",
+                    "GpuNicAffinityCheck, NvidiaSmiTopoRecogniser");
+            case TOPO_RAIL -> new RuleText(id, "RDMA ports on compute networks, GPUs", "one rail per GPU",
+                    "fewer rails than GPUs: WARN", "add NICs or accept the shared bandwidth", "RailCountCheck");
+            case CLUSTER_MTU -> new RuleText(id, "both ends' MTU of every link, the spec's MTU", "equal, and the "
+                    + "spec's MTU", "disagree: FAIL", "set the MTU on the odd end", "ClusterMtuCheck");
+            case CLUSTER_VERSIONS -> new RuleText(id, "driver, CUDA, NCCL and HCA firmware of every node", "the "
+                    + "version most nodes run", "driver, CUDA or NCCL differs: FAIL; firmware differs: WARN; unread nodes: UNKNOWN; none read: INFO",
+                    "install the common version on the odd nodes", "ClusterVersionsCheck");
+            case CLUSTER_NETWORK_SEPARATION -> new RuleText(id, "spec networks, netdevs and addresses",
+                    "compute apart from management", "shared subnet, netdev or address: FAIL",
+                    "give compute its own subnet and netdev", "NetworkSeparationCheck");
+            case BENCH_RDMA_LAT -> new RuleText(id, "perftest latency", "expect.rdma_latency_us (default 2.0)",
+                    "above: FAIL", "the ports' rates, the governor, NUMA placement", "BenchVerdicts");
+            case BENCH_NCCL_BUSBW -> new RuleText(id, "nccl-tests or railyard's NCCL sweep: busbw at the largest "
+                    + "size, #wrong, the transport", "expect.nccl_busbw_gbytes_per_s (no default)",
+                    "#wrong > 0: FAIL; below the floor: FAIL; NET/Socket where IB/RoCE is expected: FAIL; "
+                    + "no floor: INFO", "look for Xid/ECC, then rerun per GPU pair; NCCL_IB_HCA and GDR",
+                    "BenchVerdicts, NcclSweepVerdict, NcclBenchVerdict, NcclTestsRecogniser");
+            case BENCH_STORAGE_SEQ -> new RuleText(id, "fio sequential read and write bandwidth",
+                    "expect.storage_seq_mbps (no default)", "below: FAIL; no floor: INFO",
+                    "the drive's PCIe link and the filesystem", "StorageSeqVerdict");
+            case BENCH_GPU_PCIE -> new RuleText(id, "host-device copy bandwidth and the slot's maximum",
+                    "half of what the slot's generation and width allow", "below: FAIL",
+                    "reseat the GPU or its riser", "GpuCopyVerdict");
+            case BENCH_TCP_BW -> new RuleText(id, "railyard's TCP bandwidth (received, else sent); diagnose: iperf2",
+                    "expect.tcp_gbps (no default)", "below: FAIL; no floor: INFO",
+                    "the netdev's speed and MTU, the governor", "TcpBenchVerdict, Iperf2Recogniser");
+            case BENCH_TCP_LAT -> new RuleText(id, "railyard's TCP one-way latency", "expect.tcp_latency_us "
+                    + "(no default)", "above: FAIL; no ceiling: INFO", "the governor and interrupt moderation",
+                    "TcpBenchVerdict");
+            case BENCH_IPERF3 -> new RuleText(id, "iperf3 output: errors, retransmits, bandwidth", "none",
+                    "an error: FAIL; retransmits: WARN; else INFO", "per the error iperf3 printed",
+                    "Iperf3Recogniser");
+            case BENCH_SOCKPERF -> new RuleText(id, "sockperf output", "none", "an error: FAIL; else INFO",
+                    "per the error sockperf printed", "SockperfRecogniser");
+            case RDMA_NO_DEVICES -> new RuleText(id, "a tool's \"No RDMA devices found\"", "none", "FAIL",
+                    "load the RDMA driver", "DiagnosisCatalog");
+            case RDMA_RETRY_EXCEEDED -> new RuleText(id, "work completions with retry exceeded", "none", "FAIL",
+                    "the GID index, the MTU of both ends, the switch's RoCE settings", "DiagnosisCatalog");
+            case HOST_PCIE_LINK -> new RuleText(id, "the kernel's PCIe link speed lines; lspci LnkSta against LnkCap",
+                    "the device's capability", "slower or narrower: WARN", "reseat the device",
+                    "LspciRecogniser, KernelEventVerdicts");
+            case HOST_PCIE_AER -> new RuleText(id, "the kernel's AER lines", "none",
+                    "corrected: WARN; uncorrected: FAIL", "the device's slot and riser", "KernelEventVerdicts");
+            case HOST_MEMORY_ECC -> new RuleText(id, "the kernel's EDAC, machine-check and APEI lines", "none",
+                    "corrected: WARN; uncorrected: FAIL", "the DIMM the kernel names", "KernelEventVerdicts");
+        };
+    }
+}

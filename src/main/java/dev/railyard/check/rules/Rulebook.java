@@ -105,6 +105,11 @@ public final class Rulebook {
             case CLUSTER_VERSIONS -> new RuleText(id, "driver, CUDA, NCCL and HCA firmware of every node", "the "
                     + "version most nodes run", "driver, CUDA or NCCL differs: FAIL; firmware differs: WARN; unread nodes: UNKNOWN; none read: INFO",
                     "install the common version on the odd nodes", "ClusterVersionsCheck");
+            case CLUSTER_PKEY -> new RuleText(id, "the P_Key table of every InfiniBand port a network binds",
+                    "the P_Keys most ports hold; a full member (0x8000) of the partition",
+                    "no P_Key, another partition, or only limited members: FAIL; the same partitions with another "
+                    + "membership: WARN; a node not read: UNKNOWN", "give the port's GUID the partition in the subnet "
+                    + "manager's partition file", "ClusterPkeyCheck");
             case CLUSTER_NETWORK_SEPARATION -> new RuleText(id, "spec networks, netdevs and addresses",
                     "compute apart from management", "shared subnet, netdev or address: FAIL",
                     "give compute its own subnet and netdev", "NetworkSeparationCheck");

@@ -200,6 +200,40 @@ phase_agentsmi() {
   echo "agent exit $? after SIGTERM" >>"$f"
 }
 
+# The agent's GPM ratios (DCGM_FI_PROF_*) beside nvidia-smi's own readings, 10 s idle then 30 s under an NCCL
+# all-reduce: nvidia-smi dmon's utilisation (-s u) and its GPM metrics (--gpm-metrics: 1 graphics, 2 SM, 3 SM
+# occupancy, 5 any tensor, 10 DRAM bandwidth, 11-13 FP64/32/16; percent, where the agent serves ratios), each line
+# time-stamped, and each second the agent's PROF lines and nvidia-smi --query-gpu's utilisation.
+phase_agentgpm() {
+  local port=19413 f="$logs/agent-gpm.txt" pid dmon gpm load=""
+  # shellcheck disable=SC2086
+  "$java" -Xlog:disable -XX:+UseSerialGC $agent_flags -jar "$jar" agent --listen 127.0.0.1:$port --interval 1s \
+    >"$logs/agentgpm-agent.err" 2>&1 &
+  pid=$!
+  for _ in $(seq 150); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
+  nvidia-smi dmon -s u -o T -d 1 >"$logs/agentgpm-dmon.txt" 2>&1 &
+  dmon=$!
+  nvidia-smi dmon --gpm-metrics 1,2,3,5,10,11,12,13 -o T -d 1 >"$logs/agentgpm-dmon-gpm.txt" 2>&1 &
+  gpm=$!
+  : >"$f"
+  for i in $(seq 40); do
+    if [ "$i" -eq 11 ]; then
+      ryb bench nccl all_reduce -b 1G -e 1G -g "$ngpu" -n 100000 >"$logs/agentgpm-nccl.txt" 2>&1 &
+      load=$!
+      echo "== load started" >>"$f"
+    fi
+    echo "== t $(date +%H:%M:%S)" >>"$f"
+    nvidia-smi --query-gpu=index,utilization.gpu,utilization.memory --format=csv,noheader,nounits | sed 's/^/smi /' >>"$f"
+    curl -s "http://127.0.0.1:$port/metrics" | grep -E '^DCGM_FI_(PROF_(GR|SM|PIPE|DRAM)|DEV_GPU_UTIL)' \
+      | sed -E 's/\{.*gpu="([0-9]+)".*\}/ gpu=\1/; s/^/metric /' >>"$f"
+    sleep 1
+  done
+  curl -s "http://127.0.0.1:$port/api/inventory" | grep -o '"profile"[^}]*}' | head -"$ngpu" >"$logs/agentgpm-profile.json"
+  [ -n "$load" ] && { kill "$load" 2>/dev/null; wait "$load" 2>/dev/null; }
+  kill "$dmon" "$gpm" 2>/dev/null; wait "$dmon" "$gpm" 2>/dev/null
+  kill "$pid"; wait "$pid" 2>/dev/null
+}
+
 # The agent stopped by SIGTERM at a random moment of its sampling, under an NCCL load that makes NVML reads slow:
 # every stop must exit 0 (a read left inside NVML while the exit handlers ran killed the JVM with SIGSEGV).
 # AGENT_JAR: the jar to try (default: this build's); STOPS: how many stops (default 12).

@@ -6,7 +6,8 @@
  *          for persistence mode, ECC errors and a failed row remap, a degraded PCIe link.
  * Test controls (not NVML): fake_nvml_set_init_result, fake_nvml_set_lost_gpu, fake_nvml_refcount,
  * fake_nvml_set_gpu0_dbe (volatile uncorrected ECC errors on GPU 0, for the agent's fault injection),
- * fake_nvml_hold_shutdown (nvmlShutdown waits until released: proves who waits for it).
+ * fake_nvml_hold_shutdown (nvmlShutdown waits until released: proves who waits for it),
+ * fake_nvml_gpm_samples_live (GPM sample buffers allocated and not freed).
  * FAKE_NVML_SLOW_READ_MS=N in the environment: from the second nvmlDeviceGetCount_v2 on, the call prints
  * "fake_nvml: slow read" to stderr and takes N ms. The library's destructor, run by the process's exit handlers,
  * marks the library torn down as the real driver's does; a call that is still running then aborts the process, as
@@ -459,3 +460,101 @@ nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t d, int *mode) {
     *mode = 1;
     return NVML_SUCCESS;
 }
+
+/*
+ * GPM (nvml.h's nvmlGpm*): GPU 0 (and every GPU of the eight) supports it, GPU 1 (L40S-like) does not; the old
+ * driver has none of these functions. A sample records its device and when it was taken (a count of samples);
+ * nvmlGpmMetricsGet needs two samples of one device, sample1 taken before sample2, and answers fixed percentages
+ * per metric, NOT_SUPPORTED for a metric it does not know.
+ */
+static int gpm_samples_live = 0;
+int fake_nvml_gpm_samples_live(void) { return gpm_samples_live; }
+
+#ifndef FAKE_NVML_OLD_DRIVER
+#include <stdlib.h>
+
+typedef struct fake_gpm_sample { int device; int taken; unsigned long long at; } *nvmlGpmSample_t;
+
+typedef struct {
+    unsigned int metricId;
+    nvmlReturn_t nvmlReturn;
+    double value;
+    struct { char *shortName; char *longName; char *unit; } metricInfo;
+} nvmlGpmMetric_t;
+
+typedef struct {
+    unsigned int version;
+    unsigned int numMetrics;
+    nvmlGpmSample_t sample1;
+    nvmlGpmSample_t sample2;
+    nvmlGpmMetric_t metrics[98];
+} nvmlGpmMetricsGet_t;
+
+typedef struct { unsigned int version; unsigned int isSupportedDevice; } nvmlGpmSupport_t;
+
+static unsigned long long gpm_taken = 0;
+
+nvmlReturn_t nvmlGpmQueryDeviceSupport(nvmlDevice_t d, nvmlGpmSupport_t *support) {
+    DEVICE_OR_RETURN(d, i);
+    OUT_OR_RETURN(support);
+    if (support->version != 1) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    support->isSupportedDevice = i == 1 ? 0 : 1;
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlGpmSampleAlloc(nvmlGpmSample_t *sample) {
+    OUT_OR_RETURN(sample);
+    if (refcount <= 0) return NVML_ERROR_UNINITIALIZED;
+    *sample = calloc(1, sizeof(struct fake_gpm_sample));
+    if (*sample == 0) return NVML_ERROR_UNKNOWN;
+    gpm_samples_live++;
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlGpmSampleFree(nvmlGpmSample_t sample) {
+    if (sample == 0) return NVML_ERROR_INVALID_ARGUMENT;
+    free(sample);
+    gpm_samples_live--;
+    return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlGpmSampleGet(nvmlDevice_t d, nvmlGpmSample_t sample) {
+    DEVICE_OR_RETURN(d, i);
+    OUT_OR_RETURN(sample);
+    if (i == 1) return NVML_ERROR_NOT_SUPPORTED;
+    sample->device = (int) (d - &devices[0]);
+    sample->taken = 1;
+    sample->at = ++gpm_taken;
+    return NVML_SUCCESS;
+}
+
+/* NVML_GPM_METRIC_*: graphics 1, SM 2, SM occupancy 3, any tensor 5, DRAM bandwidth 10, FP64 11, FP32 12, FP16 13. */
+static double gpm_percent(unsigned int id) {
+    switch (id) {
+        case 1: return 87.5;
+        case 2: return 80.0;
+        case 3: return 40.0;
+        case 5: return 62.5;
+        case 10: return 55.0;
+        case 11: return 0.0;
+        case 12: return 12.5;
+        case 13: return 25.0;
+        default: return -1;
+    }
+}
+
+nvmlReturn_t nvmlGpmMetricsGet(nvmlGpmMetricsGet_t *get) {
+    OUT_OR_RETURN(get);
+    if (refcount <= 0) return NVML_ERROR_UNINITIALIZED;
+    if (get->version != 1) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    if (get->numMetrics > 98 || get->sample1 == 0 || get->sample2 == 0) return NVML_ERROR_INVALID_ARGUMENT;
+    if (!get->sample1->taken || !get->sample2->taken || get->sample1->device != get->sample2->device
+            || get->sample2->at <= get->sample1->at) return NVML_ERROR_INVALID_ARGUMENT;
+    for (unsigned int m = 0; m < get->numMetrics; m++) {
+        double v = gpm_percent(get->metrics[m].metricId);
+        get->metrics[m].nvmlReturn = v < 0 ? NVML_ERROR_NOT_SUPPORTED : NVML_SUCCESS;
+        get->metrics[m].value = v < 0 ? 0 : v;
+    }
+    return NVML_SUCCESS;
+}
+#endif

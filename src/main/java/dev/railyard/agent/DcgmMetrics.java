@@ -88,6 +88,20 @@ final class DcgmMetrics {
                 "The rate of data received over the PCIe bus - including both protocol headers and data payloads - in bytes per second.", v, l));
         set(a.nvlinkDataKib(), v -> m.dcgmCounter("DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL",
                 "Total number of NVLink bandwidth counters for all lanes.", v, l));
+        set(a.profile(), p -> profile(m, p, l));
+    }
+
+    /** DCGM's profiling (DCP) fields, from NVML GPM over the last sampling interval. */
+    private static void profile(MetricFamilies m, Gpu.Profile p, String[] l) {
+        set(p.graphicsActive(), v -> m.gauge("DCGM_FI_PROF_GR_ENGINE_ACTIVE", "Ratio of time the graphics engine is active.", v, l));
+        set(p.smActive(), v -> m.gauge("DCGM_FI_PROF_SM_ACTIVE", "The ratio of cycles an SM has at least 1 warp assigned.", v, l));
+        set(p.smOccupancy(), v -> m.gauge("DCGM_FI_PROF_SM_OCCUPANCY", "The ratio of number of warps resident on an SM.", v, l));
+        set(p.tensorActive(), v -> m.gauge("DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "Ratio of cycles the tensor (HMMA) pipe is active.", v, l));
+        set(p.dramActive(), v -> m.gauge("DCGM_FI_PROF_DRAM_ACTIVE",
+                "Ratio of cycles the device memory interface is active sending or receiving data.", v, l));
+        set(p.fp64Active(), v -> m.gauge("DCGM_FI_PROF_PIPE_FP64_ACTIVE", "Ratio of cycles the fp64 pipes are active.", v, l));
+        set(p.fp32Active(), v -> m.gauge("DCGM_FI_PROF_PIPE_FP32_ACTIVE", "Ratio of cycles the fp32 pipes are active.", v, l));
+        set(p.fp16Active(), v -> m.gauge("DCGM_FI_PROF_PIPE_FP16_ACTIVE", "Ratio of cycles the fp16 pipes are active.", v, l));
     }
 
     private static void memoryAndErrors(MetricFamilies m, Gpu g, String[] l) {

@@ -110,14 +110,39 @@ public record Gpu(
             Reading<Long> energyMillijoules,
             Reading<Double> pcieTxBytesPerSecond,
             Reading<Double> pcieRxBytesPerSecond,
-            Reading<Long> nvlinkDataKib) {
+            Reading<Long> nvlinkDataKib,
+            Reading<Profile> profile) {
+
+        /** Activity from a source without GPM (a saved nvidia-smi -q -x): the profile is absent, saying why. */
+        public Activity(Reading<Integer> gpuUtilPercent, Reading<Integer> memoryCopyUtilPercent,
+                        Reading<Integer> encoderUtilPercent, Reading<Integer> decoderUtilPercent,
+                        Reading<Integer> memoryClockMhz, Reading<Integer> memoryTemperatureC,
+                        Reading<Long> energyMillijoules, Reading<Double> pcieTxBytesPerSecond,
+                        Reading<Double> pcieRxBytesPerSecond, Reading<Long> nvlinkDataKib) {
+            this(gpuUtilPercent, memoryCopyUtilPercent, encoderUtilPercent, decoderUtilPercent, memoryClockMhz,
+                    memoryTemperatureC, energyMillijoules, pcieTxBytesPerSecond, pcieRxBytesPerSecond, nvlinkDataKib,
+                    Reading.absent("GPM ratios are read through NVML only"));
+        }
+
+        public Activity {
+            if (profile == null) profile = Reading.absent("not in this capture (written by an older Railyard)");
+        }
 
         public static Activity absent(String why) {
             return new Activity(Reading.absent(why), Reading.absent(why), Reading.absent(why), Reading.absent(why),
                     Reading.absent(why), Reading.absent(why), Reading.absent(why), Reading.absent(why),
-                    Reading.absent(why), Reading.absent(why));
+                    Reading.absent(why), Reading.absent(why), Reading.absent(why));
         }
     }
+
+    /**
+     * NVML GPM's ratios (0 to 1) over the time between two samples, as DCGM's profiling fields give them: graphics
+     * engine, SMs with a warp, SM occupancy, tensor pipes, DRAM bandwidth, FP64/FP32/FP16 pipes. Each metric is a
+     * reading of its own: a GPU may answer some and not others.
+     */
+    public record Profile(Reading<Double> graphicsActive, Reading<Double> smActive, Reading<Double> smOccupancy,
+                          Reading<Double> tensorActive, Reading<Double> dramActive, Reading<Double> fp64Active,
+                          Reading<Double> fp32Active, Reading<Double> fp16Active) {}
 
     /** ECC error counts: volatile since the driver loaded, aggregate over the GPU's life. */
     public record EccCounts(long volatileCorrected, long volatileUncorrected,

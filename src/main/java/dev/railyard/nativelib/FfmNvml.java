@@ -35,10 +35,13 @@ public final class FfmNvml implements AutoCloseable {
     private boolean closed;
     /** PCIe byte counters of the last read, for the traffic rates of the next (the agent keeps one session). */
     private final CounterRates rates = new CounterRates();
+    /** GPM sample buffers of the last read, for the profiling ratios of the next. */
+    private final NvmlGpm gpm;
 
     private FfmNvml(Arena library, NvmlFunctions functions) {
         this.library = library;
         this.functions = functions;
+        this.gpm = new NvmlGpm(functions);
     }
 
     /** The driver's NVML, found by the loader (LD_LIBRARY_PATH, ld.so.cache). */
@@ -108,7 +111,7 @@ public final class FfmNvml implements AutoCloseable {
         NvmlFunctions rehearsal = functions.rehearsal();
         Thread t = rehearsals.newThread(() -> {
             try {
-                new NvmlDeviceReader(rehearsal, false, new CounterRates()).read(0);
+                new NvmlDeviceReader(rehearsal, false, new CounterRates(), new NvmlGpm(rehearsal)).read(0);
                 system(rehearsal);
                 functions.prepareErrorString();
             } catch (RuntimeException e) {
@@ -174,7 +177,7 @@ public final class FfmNvml implements AutoCloseable {
             if (rc != NvmlError.SUCCESS) return functions.error(NvmlSymbol.DEVICE_GET_COUNT_V2, rc).toReading();
             count = out.get(JAVA_INT, 0);
         }
-        NvmlDeviceReader reader = new NvmlDeviceReader(functions, withLinkErrors, rates);
+        NvmlDeviceReader reader = new NvmlDeviceReader(functions, withLinkErrors, rates, gpm);
         List<Gpu> gpus = new ArrayList<>(count);
         for (int i = 0; i < count; i++) gpus.add(reader.read(i));
         return Reading.of(gpus);

@@ -15,7 +15,8 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * One GPU's {@link Activity}: utilisation, the memory clock, and one nvmlDeviceGetFieldValues call for memory
  * temperature, energy, and the PCIe and NVLink byte counters (the field values answer each field on its own, so one
  * the GPU lacks leaves only that reading absent). PCIe traffic is a rate of NVML's byte counters between two reads
- * ({@link CounterRates}), not nvmlDeviceGetPcieThroughput, which blocks 20 ms per direction and GPU.
+ * ({@link CounterRates}), not nvmlDeviceGetPcieThroughput, which blocks 20 ms per direction and GPU. The profiling
+ * ratios come from GPM ({@link NvmlGpm}) between this read and the last.
  */
 final class NvmlActivityReader {
 
@@ -29,10 +30,12 @@ final class NvmlActivityReader {
 
     private final NvmlFunctions f;
     private final CounterRates rates;
+    private final NvmlGpm gpm;
 
-    NvmlActivityReader(NvmlFunctions functions, CounterRates rates) {
+    NvmlActivityReader(NvmlFunctions functions, CounterRates rates, NvmlGpm gpm) {
         this.f = functions;
         this.rates = rates;
+        this.gpm = gpm;
     }
 
     /** A field's value, or why there is none. */
@@ -54,7 +57,8 @@ final class NvmlActivityReader {
                 fields[1].value(),
                 rate(busId + "/pcie-tx", fields[2]),
                 rate(busId + "/pcie-rx", fields[3]),
-                sum(fields[4].value(), fields[5].value()));
+                sum(fields[4].value(), fields[5].value()),
+                gpm.read(arena, dev, busId));
     }
 
     private Reading<Integer> memoryClock(Arena arena, MemorySegment dev) {

@@ -33,10 +33,10 @@ final class NvmlDeviceReader {
     private final boolean linkErrors;
     private final NvmlActivityReader activity;
 
-    NvmlDeviceReader(NvmlFunctions functions, boolean linkErrors, CounterRates rates) {
+    NvmlDeviceReader(NvmlFunctions functions, boolean linkErrors, CounterRates rates, NvmlGpm gpm) {
         this.f = functions;
         this.linkErrors = linkErrors;
-        this.activity = new NvmlActivityReader(functions, rates);
+        this.activity = new NvmlActivityReader(functions, rates, gpm);
     }
 
     Gpu read(int index) {

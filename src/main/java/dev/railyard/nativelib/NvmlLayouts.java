@@ -6,7 +6,9 @@ import java.lang.foreign.StructLayout;
 import java.nio.charset.StandardCharsets;
 
 import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
+import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -96,6 +98,32 @@ final class NvmlLayouts {
     static final int FI_NVLINK_THROUGHPUT_DATA_RX = 139;
     static final int FI_PCIE_COUNT_TX_BYTES = 197;
     static final int FI_PCIE_COUNT_RX_BYTES = 198;
+
+    /** nvmlGpmSupport_t: unsigned int version (NVML_GPM_SUPPORT_VERSION, 1), isSupportedDevice. */
+    static final int GPM_SUPPORT_VERSION = 1;
+    static final long GPM_SUPPORT_SIZE = 8;
+    static final long GPM_SUPPORTED_OFFSET = 4;
+
+    /**
+     * nvmlGpmMetric_t: unsigned int metricId; nvmlReturn_t nvmlReturn; double value; and metricInfo's three char
+     * pointers (shortName, longName, unit). 40 bytes.
+     */
+    static final StructLayout GPM_METRIC = MemoryLayout.structLayout(
+            JAVA_INT.withName("metricId"), JAVA_INT.withName("nvmlReturn"), JAVA_DOUBLE.withName("value"),
+            ADDRESS.withName("shortName"), ADDRESS.withName("longName"), ADDRESS.withName("unit"));
+    static final long GPM_METRIC_ID_OFFSET = GPM_METRIC.byteOffset(groupElement("metricId"));
+    static final long GPM_METRIC_RETURN_OFFSET = GPM_METRIC.byteOffset(groupElement("nvmlReturn"));
+    static final long GPM_METRIC_VALUE_OFFSET = GPM_METRIC.byteOffset(groupElement("value"));
+    /**
+     * nvmlGpmMetricsGet_t: unsigned int version (NVML_GPM_METRICS_GET_VERSION, 1), numMetrics; nvmlGpmSample_t
+     * sample1, sample2; nvmlGpmMetric_t metrics[NVML_GPM_METRIC_MAX] (98 in CUDA 12 nvml.h; NVML reads numMetrics).
+     */
+    static final int GPM_METRICS_GET_VERSION = 1;
+    static final int GPM_METRIC_MAX = 98;
+    static final long GPM_GET_SAMPLE1_OFFSET = 8;
+    static final long GPM_GET_SAMPLE2_OFFSET = 16;
+    static final long GPM_GET_METRICS_OFFSET = 24;
+    static final long GPM_GET_SIZE = GPM_GET_METRICS_OFFSET + GPM_METRIC_MAX * GPM_METRIC.byteSize();
 
     private NvmlLayouts() {}
 

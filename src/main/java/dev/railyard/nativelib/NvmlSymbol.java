@@ -95,7 +95,15 @@ enum NvmlSymbol {
     DEVICE_GET_DECODER_UTILIZATION("nvmlDeviceGetDecoderUtilization",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS)),
     /** nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t device, int valuesCount, nvmlFieldValue_t *values) */
-    DEVICE_GET_FIELD_VALUES("nvmlDeviceGetFieldValues", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
+    DEVICE_GET_FIELD_VALUES("nvmlDeviceGetFieldValues", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS)),
+    /** nvmlReturn_t nvmlGpmQueryDeviceSupport(nvmlDevice_t device, nvmlGpmSupport_t *gpmSupport) */
+    GPM_QUERY_DEVICE_SUPPORT("nvmlGpmQueryDeviceSupport", deviceOut()),
+    /** nvmlReturn_t nvmlGpmSampleAlloc(nvmlGpmSample_t *gpmSample) */
+    GPM_SAMPLE_ALLOC("nvmlGpmSampleAlloc", FunctionDescriptor.of(JAVA_INT, ADDRESS)),
+    /** nvmlReturn_t nvmlGpmSampleGet(nvmlDevice_t device, nvmlGpmSample_t gpmSample) */
+    GPM_SAMPLE_GET("nvmlGpmSampleGet", deviceOut()),
+    /** nvmlReturn_t nvmlGpmMetricsGet(nvmlGpmMetricsGet_t *metricsGet) */
+    GPM_METRICS_GET("nvmlGpmMetricsGet", FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
     final String cName;
     final FunctionDescriptor descriptor;

@@ -2,6 +2,7 @@ package dev.railyard.report;
 
 import dev.railyard.model.Gpu;
 import dev.railyard.model.GpuInventory;
+import dev.railyard.model.Reading;
 
 /** The GPU part of {@link InventoryJson}: NVML's versions and each GPU with its readings. */
 final class GpuInventoryJson {
@@ -102,6 +103,26 @@ final class GpuInventoryJson {
         InventoryJson.reading(j, a.pcieRxBytesPerSecond(), PrettyJson::number);
         j.name("nvlinkDataKib");
         InventoryJson.reading(j, a.nvlinkDataKib(), PrettyJson::number);
+        j.name("profile");
+        InventoryJson.reading(j, a.profile(), GpuInventoryJson::profile);
         j.endObject();
+    }
+
+    private static void profile(PrettyJson j, Gpu.Profile p) {
+        j.beginObject();
+        ratio(j, "graphicsActive", p.graphicsActive());
+        ratio(j, "smActive", p.smActive());
+        ratio(j, "smOccupancy", p.smOccupancy());
+        ratio(j, "tensorActive", p.tensorActive());
+        ratio(j, "dramActive", p.dramActive());
+        ratio(j, "fp64Active", p.fp64Active());
+        ratio(j, "fp32Active", p.fp32Active());
+        ratio(j, "fp16Active", p.fp16Active());
+        j.endObject();
+    }
+
+    private static void ratio(PrettyJson j, String name, Reading<Double> r) {
+        j.name(name);
+        InventoryJson.reading(j, r, PrettyJson::number);
     }
 }

@@ -33,7 +33,7 @@ class DashboardQueriesTest {
     /** Queries that return nothing from the agent, and why. */
     static final Map<String, String> EMPTY_BY_DESIGN = Map.of(
             "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE{instance=~\".+\", gpu=~\".+\"}",
-            "a DCGM profiling field; NVML's GPM counterpart is not read",
+            "a DCGM profiling field, from NVML GPM on a live node; a saved nvidia-smi -q -x has no such element",
             "node_network_up{operstate=\"up\",instance=\"%s\",job=\"railyard\"}",
             "node_exporter's node_network_up has only a device label: this query is empty with node_exporter too");
 

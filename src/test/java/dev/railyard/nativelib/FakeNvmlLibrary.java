@@ -27,6 +27,7 @@ public final class FakeNvmlLibrary implements AutoCloseable {
     private final MethodHandle setGpu0Dbe;
     private final MethodHandle holdShutdown;
     private final MethodHandle advanceSeconds;
+    private final MethodHandle gpmSamplesLive;
 
     private FakeNvmlLibrary(Path path) {
         this.path = path;
@@ -41,6 +42,7 @@ public final class FakeNvmlLibrary implements AutoCloseable {
                 FunctionDescriptor.ofVoid(JAVA_INT));
         advanceSeconds = linker.downcallHandle(lookup.findOrThrow("fake_nvml_advance_seconds"),
                 FunctionDescriptor.ofVoid(JAVA_INT));
+        gpmSamplesLive = linker.downcallHandle(lookup.findOrThrow("fake_nvml_gpm_samples_live"), FunctionDescriptor.of(JAVA_INT));
         setGpu0Dbe = linker.downcallHandle(lookup.findOrThrow("fake_nvml_set_gpu0_dbe"),
                 FunctionDescriptor.ofVoid(java.lang.foreign.ValueLayout.JAVA_LONG));
     }
@@ -78,6 +80,11 @@ public final class FakeNvmlLibrary implements AutoCloseable {
     /** Moves the field values' clock and counters on (see fake_nvml.c): the next read sees n seconds of traffic. */
     public void advanceSeconds(int n) throws Throwable {
         advanceSeconds.invokeExact(n);
+    }
+
+    /** GPM sample buffers nvmlGpmSampleAlloc gave out and nvmlGpmSampleFree has not taken back. */
+    public int gpmSamplesLive() throws Throwable {
+        return (int) gpmSamplesLive.invokeExact();
     }
 
     /** While held, nvmlShutdown waits (polling each millisecond) until released. */

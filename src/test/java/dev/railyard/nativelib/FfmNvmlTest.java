@@ -124,6 +124,28 @@ class FfmNvmlTest {
     }
 
     @Test
+    void gpmRatiosBetweenTwoReadsOnAGpuThatHasGpmAndTheReasonOnOneThatHasNot() throws Throwable {
+        int before = fake.gpmSamplesLive();
+        try (FfmNvml nvml = open()) {
+            List<Gpu> first = nvml.gpus().optional().orElseThrow();
+            assertThat(first.get(0).activity().profile()).isEqualTo(Reading.absent(
+                    "the first GPM sample of this GPU was taken now; ratios come from the next sample on"));
+            assertThat(first.get(1).activity().profile()).isEqualTo(Reading.absent("this GPU has no GPM (Hopper and later have it)"));
+            // two buffers for the GPU with GPM, allocated once and kept for the session
+            assertThat(fake.gpmSamplesLive() - before).isEqualTo(2);
+            for (int read = 0; read < 3; read++) {
+                List<Gpu> next = nvml.gpus().optional().orElseThrow();
+                // NVML's percent as DCGM's ratios; the fake refuses samples given out of order or of another GPU
+                assertThat(next.get(0).activity().profile()).isEqualTo(Reading.of(new Gpu.Profile(Reading.of(0.875),
+                        Reading.of(0.8), Reading.of(0.4), Reading.of(0.625), Reading.of(0.55), Reading.of(0.0),
+                        Reading.of(0.125), Reading.of(0.25))));
+                assertThat(next.get(1).activity().profile()).isEqualTo(Reading.absent("this GPU has no GPM (Hopper and later have it)"));
+            }
+            assertThat(fake.gpmSamplesLive() - before).isEqualTo(2);
+        }
+    }
+
+    @Test
     void unsupportedFieldsAreAbsentAndErrorsCarryNvmlsText() {
         try (FfmNvml nvml = open()) {
             Gpu g = nvml.gpus().optional().orElseThrow().get(1);
@@ -204,6 +226,8 @@ class FfmNvmlTest {
                 assertThat(g.name()).isEqualTo(Reading.of("NVIDIA H100 80GB HBM3"));
                 // no _v2: the first call's used, which counts the reserved memory in, and no reserved reading
                 assertThat(g.memory()).isEqualTo(Reading.of(new Memory(85520809984L, 557056000L + 536870912L)));
+                assertThat(g.activity().profile())
+                        .isEqualTo(Reading.absent("this driver's NVML has no GPM (nvmlGpmMetricsGet: R520 and later)"));
             }
         }
     }

@@ -89,7 +89,7 @@ class NvmlFunctionsTest {
     void aRehearsedReadOfAGpuBuildsOneFromZerosWithoutTheLibrary() throws Throwable {
         try (Arena arena = Arena.ofConfined()) {
             NvmlFunctions rehearsal = NvmlFunctions.bind(SymbolLookup.libraryLookup(fake.path(), arena), false).rehearsal();
-            dev.railyard.model.Gpu gpu = new NvmlDeviceReader(rehearsal, false, new CounterRates()).read(0);
+            dev.railyard.model.Gpu gpu = new NvmlDeviceReader(rehearsal, false, new CounterRates(), new NvmlGpm(rehearsal)).read(0);
             assertThat(fake.refcount()).isZero();
             // a real call before init would have failed every reading; the rehearsal's all "succeed" with zeros
             assertThat(gpu.name()).isEqualTo(dev.railyard.model.Reading.of(""));

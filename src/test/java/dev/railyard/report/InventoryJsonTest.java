@@ -147,7 +147,8 @@ class InventoryJsonTest {
                 r.of(List.of(new Gpu.NvLink(0, true), new Gpu.NvLink(1, false))), r.of(true), r.of(0L),
                 r.of(List.of(new Gpu.NvLinkErrors(0, 1, 2, 3, 4))),
                 new Gpu.Activity(r.of(97), r.of(40), r.of(0), r.of(0), r.of(2619), r.of(44), r.of(123456789L),
-                        r.of(1.5e9), r.of(2.5e9), r.of(987654L)));
+                        r.of(1.5e9), r.of(2.5e9), r.of(987654L), r.of(new Gpu.Profile(r.of(0.875), r.of(0.8), r.of(0.4),
+                                r.of(0.625), r.of(0.55), r.of(0.0), r.of(0.125), r.of(0.25)))));
         GpuInventory gpus = new GpuInventory(r.of(new GpuInventory.NvmlSystem("570.172.08", "12.8", "12.570.172.08")),
                 List.of(gpu, new Gpu(1, "0000:2a:00.0", Gpu.Source.PCI_SYSFS, Reading.absent("no NVML"),
                         Reading.absent("no NVML"), Reading.absent("no NVML"), Reading.absent("no NVML"),

@@ -7,6 +7,7 @@ import dev.railyard.model.NetInterface;
 import dev.railyard.model.RdmaPort;
 import dev.railyard.model.Reading;
 import dev.railyard.model.Severity;
+import dev.railyard.model.Unlisted;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -65,6 +66,11 @@ public final class FabricNetdevCheck implements Check {
     private static Finding missingNetdev(CheckInput in, CheckInput.Bound b) {
         String name = b.binding().netdev();
         String expected = "netdev of network " + b.network().name();
+        var unlisted = in.inventory().unlisted(Unlisted.Subsystem.NET);
+        if (unlisted.isPresent()) {
+            // nothing in sys/class/net could be seen, so the netdev is not known to be missing
+            return Finding.unknown(ADDRESS, name, Reading.failed(unlisted.get().path(), unlisted.get().cause()), expected);
+        }
         var ref = b.binding().rdma();
         if (ref.isPresent()) {
             var port = in.ports().stream().filter(p -> p.device().equals(ref.get().device()) && p.port() == ref.get().port()).findFirst();

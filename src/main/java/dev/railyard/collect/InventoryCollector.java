@@ -3,6 +3,7 @@ package dev.railyard.collect;
 import dev.railyard.model.GpuInventory;
 import dev.railyard.model.HostInfo;
 import dev.railyard.model.NetInterface;
+import dev.railyard.model.Unlisted;
 import dev.railyard.model.NodeInventory;
 import dev.railyard.model.PciDevice;
 import dev.railyard.model.RdmaDevice;
@@ -38,7 +39,7 @@ public final class InventoryCollector {
     private List<RdmaDevice> lastRdma;
     /** The last answers of the sources read within deadlines, lent while a source is stuck. */
     private GpuInventory lastGpus;
-    private List<NetInterface> lastInterfaces = List.of();
+    private Reading<List<NetInterface>> lastInterfaces = Reading.of(List.of());
     private String lastHostname = NodeInventory.UNKNOWN_HOSTNAME;
 
     /**
@@ -96,7 +97,8 @@ public final class InventoryCollector {
         Thread.ofPlatform().name("railyard-gpu").start(gpus);
         pciDevices.run();
         List<RdmaDevice> rdma = timings.time("infiniband", () -> infiniband.collect(root));
-        List<NetInterface> interfaces = timings.time("net", () -> net.collect(root, rdma));
+        Reading<List<NetInterface>> netRead = timings.time("net", () -> net.read(root, rdma));
+        List<NetInterface> interfaces = netRead.orElse(List.of());
         HostInfo hostInfo = timings.time("host", () -> host.collect(root));
         Reading<List<XidEvent>> xids = timings.time("kernel log (Xid)", () -> kernelLog.collect(root));
         String hostname = root.read("proc/sys/kernel/hostname").orElse(NodeInventory.UNKNOWN_HOSTNAME);
@@ -105,7 +107,7 @@ public final class InventoryCollector {
         timings.record("waiting for the GPU thread", waiting);
         return new NodeInventory(hostname, clock.now(), root.toString(), hostInfo, join(pciDevices), gpuInventory, rdma,
                 interfaces, timings.time("topology", () -> topology.build(join(pciDevices), gpuInventory, rdma, interfaces)),
-                xids);
+                xids, unlisted(netRead));
     }
 
     /** One thread, no NVML start-up to hide: the session is kept open by the agent's GPU collector. */
@@ -122,11 +124,12 @@ public final class InventoryCollector {
         lastRdma = rdma;
         collections++;
         GpuInventory gpus = gpu.collect(root, s.pci());
-        List<NetInterface> interfaces = net.collect(root, rdma);
+        Reading<List<NetInterface>> netRead = net.read(root, rdma);
+        List<NetInterface> interfaces = netRead.orElse(List.of());
         Reading<List<XidEvent>> xids = kernelLog.collect(root);
         String hostname = root.read("proc/sys/kernel/hostname").orElse(NodeInventory.UNKNOWN_HOSTNAME);
         return new NodeInventory(hostname, clock.now(), root.toString(), s.host(), s.pci(), gpus, rdma,
-                interfaces, topology.build(s.pci(), gpus, rdma, interfaces), xids);
+                interfaces, topology.build(s.pci(), gpus, rdma, interfaces), xids, unlisted(netRead));
     }
 
     /** An inventory read source by source within deadlines, and the sources that gave no answer in time. */
@@ -158,7 +161,7 @@ public final class InventoryCollector {
         List<PciDevice> pciDevices = slowDue ? value(reads.await(pciRead), s == null ? List.of() : s.pci(), stuck) : s.pci();
         var gpuRead = reads.start(SourceReads.Source.GPU, () -> gpu.collect(root, pciDevices));
         List<RdmaDevice> rdma = value(reads.await(rdmaRead), previous == null ? List.of() : previous, stuck);
-        var netRead = reads.start(SourceReads.Source.NET, () -> net.collect(root, rdma));
+        var netRead = reads.start(SourceReads.Source.NET, () -> net.read(root, rdma));
         HostInfo hostInfo = slowDue ? value(reads.await(hostRead), s == null ? null : s.host(), stuck) : s.host();
         if (hostInfo == null) hostInfo = unreadHost(stuck.getLast().why());
         Reading<List<XidEvent>> xids = value(reads.await(xidRead), null, stuck);
@@ -166,14 +169,20 @@ public final class InventoryCollector {
         String hostname = value(reads.await(nameRead), lastHostname, stuck);
         GpuInventory gpus = value(reads.await(gpuRead), lastGpus, stuck);
         if (gpus == null) gpus = new GpuInventory(Reading.failed("GPUs", stuck.getLast().why()), List.of());
-        List<NetInterface> interfaces = value(reads.await(netRead), lastInterfaces, stuck);
+        Reading<List<NetInterface>> netReading = value(reads.await(netRead), lastInterfaces, stuck);
+        List<NetInterface> interfaces = netReading.orElse(List.of());
         if (slowDue) slow = s = new SlowParts(pciDevices, hostInfo, rdma);
         lastRdma = rdma;
         lastGpus = gpus;
-        lastInterfaces = interfaces;
+        lastInterfaces = netReading;
         lastHostname = hostname;
         return new Sourced(new NodeInventory(hostname, clock.now(), root.toString(), hostInfo, pciDevices, gpus, rdma,
-                interfaces, topology.build(pciDevices, gpus, rdma, interfaces), xids), stuck);
+                interfaces, topology.build(pciDevices, gpus, rdma, interfaces), xids, unlisted(netReading)), stuck);
+    }
+
+    private static List<Unlisted> unlisted(Reading<List<NetInterface>> net) {
+        return net instanceof Reading.Failed<List<NetInterface>>(String path, String cause)
+                ? List.of(new Unlisted(Unlisted.Subsystem.NET, path, cause)) : List.of();
     }
 
     private static <T> T value(SourceReads.Outcome<T> outcome, T last, List<SourceReads.Stuck> stuck) {

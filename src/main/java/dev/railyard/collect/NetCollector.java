@@ -37,12 +37,22 @@ public final class NetCollector implements Collector<List<NetInterface>> {
 
     /** With the RDMA devices already read, whose GID tables say which netdevs carry RoCE. */
     public List<NetInterface> collect(HostRoot root, List<RdmaDevice> rdma) {
-        List<String> names = root.list(CLASS_DIR).stream().filter(n -> root.isDirectory(CLASS_DIR + "/" + n)).toList();
-        if (names.isEmpty()) return List.of();
+        return read(root, rdma).orElse(List.of());
+    }
+
+    /**
+     * As {@link #collect}, failed when sys/class/net exists but cannot be listed (a link out of the root): then no
+     * interface can be said to be missing.
+     */
+    public Reading<List<NetInterface>> read(HostRoot root, List<RdmaDevice> rdma) {
+        Reading<List<String>> listed = root.listing(CLASS_DIR);
+        if (listed instanceof Reading.Failed<List<String>>(String path, String cause)) return Reading.failed(path, cause);
+        List<String> names = listed.orElse(List.of()).stream().filter(n -> root.isDirectory(CLASS_DIR + "/" + n)).toList();
+        if (names.isEmpty()) return Reading.of(List.of());
         Reading<IpAddressTable> ips = IpAddressTable.read(root);
         List<NetInterface> out = new ArrayList<>();
         for (String name : names) out.add(one(root, name, ips, rdma));
-        return List.copyOf(out);
+        return Reading.of(List.copyOf(out));
     }
 
     private NetInterface one(HostRoot root, String name, Reading<IpAddressTable> ips, List<RdmaDevice> rdma) {

@@ -14,7 +14,8 @@ public record NodeInventory(
         List<RdmaDevice> rdmaDevices,
         List<NetInterface> interfaces,
         PcieTopology topology,
-        Reading<List<XidEvent>> xidEvents) {
+        Reading<List<XidEvent>> xidEvents,
+        List<Unlisted> unlisted) {
 
     /** The hostname when proc/sys/kernel/hostname cannot be read. */
     public static final String UNKNOWN_HOSTNAME = "unknown";
@@ -23,5 +24,18 @@ public record NodeInventory(
         pciDevices = List.copyOf(pciDevices);
         rdmaDevices = List.copyOf(rdmaDevices);
         interfaces = List.copyOf(interfaces);
+        unlisted = List.copyOf(unlisted);
+    }
+
+    /** An inventory whose class directories were all listed. */
+    public NodeInventory(String hostname, Instant takenAt, String root, HostInfo host, List<PciDevice> pciDevices,
+                         GpuInventory gpu, List<RdmaDevice> rdmaDevices, List<NetInterface> interfaces,
+                         PcieTopology topology, Reading<List<XidEvent>> xidEvents) {
+        this(hostname, takenAt, root, host, pciDevices, gpu, rdmaDevices, interfaces, topology, xidEvents, List.of());
+    }
+
+    /** Why a subsystem's class directory could not be listed, if it could not. */
+    public java.util.Optional<Unlisted> unlisted(Unlisted.Subsystem subsystem) {
+        return unlisted.stream().filter(u -> u.subsystem() == subsystem).findFirst();
     }
 }

@@ -1,70 +1,63 @@
 package dev.railyard.nativelib;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
-import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Locale;
+import java.util.List;
 
 /**
- * Opens and reads one file confined to a root, without a window between checking it and opening it: openat2 with
- * RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS (every symlink resolved as if the root were "/"), O_NONBLOCK (a FIFO
- * swapped in does not block the open) and O_NOFOLLOW (a symlink swapped in for the last name is refused), then the
- * type judged with statx on the descriptor that was opened. Where openat2 is missing (kernels before 5.6) each
- * directory is opened with O_PATH | O_NOFOLLOW in turn, so no symlink is followed on the way.
+ * Opens files and directories confined to a root, without a window between checking a name and opening it: openat2
+ * with RESOLVE_IN_ROOT (every symlink resolved as if the root were "/") or RESOLVE_BENEATH (a link leading out is
+ * refused), and RESOLVE_NO_MAGICLINKS; O_NONBLOCK (a FIFO swapped in does not block the open) and O_NOFOLLOW where a
+ * symlink as the last name is refused; then the type judged with statx on the descriptor that was opened. Where
+ * openat2 is missing (kernels before 5.6) {@link RootWalk} resolves the same way one name at a time. Paths are
+ * bytes: a name that is not UTF-8 is read as the kernel has it.
  */
 public final class OpenInRoot {
 
-    /** What reading gave. */
+    /** What an operation gave. */
     public sealed interface Outcome {
-        /** At most {@code maxBytes + 1} bytes, so a caller can tell a file past its limit. */
+        /** At most {@code maxBytes + 1} bytes, so a caller can tell a file past its limit (a link's target, a path). */
         record Read(byte[] bytes) implements Outcome {}
 
-        /** Opened, and not a regular file: {@code kind} says what it is. Nothing was read from it. */
+        /** Opened, and not what was asked for: {@code kind} says what it is. Nothing was read from it. */
         record NotRegular(String kind) implements Outcome {}
+
+        /** A directory's names, "." and ".." left out, as raw bytes. */
+        record Names(List<byte[]> names) implements Outcome {}
+
+        /** Something is there: {@code kind} as {@link NotRegular} words it ("a directory", "a regular file"). */
+        record Found(String kind) implements Outcome {}
 
         record Missing() implements Outcome {}
 
-        /** The call failed: {@code errno} and the C library's words for it. */
+        /** The call failed: {@code errno} and the C library's words for it (EXDEV: a link leading out of the root). */
         record Failed(int errno, String message) implements Outcome {}
 
         /** No native access here (not Linux, or native access refused): the caller reads the plain way. */
         record Unsupported(String why) implements Outcome {}
     }
 
-    private static final int ENOENT = 2;
-    private static final int ENOSYS = 38;
-    private static final int ELOOP = 40;
+    /** How symlinks inside the tree resolve. */
+    public enum Confine {
+        /** As if the root were "/": a live root, whose absolute links are meant from "/". */
+        IN_ROOT,
+        /** A link that is absolute or climbs above the root is refused: a captured tree from another machine. */
+        BENEATH
+    }
+
     private static final long SYS_OPENAT2 = 437; // the same number on every architecture (added after the unification)
     private static final long RESOLVE_NO_MAGICLINKS = 0x02;
+    private static final long RESOLVE_BENEATH = 0x08;
     private static final long RESOLVE_IN_ROOT = 0x10;
-    private static final int O_NONBLOCK = 0x800;
-    private static final int O_CLOEXEC = 0x80000;
-    private static final int O_PATH = 0x200000;
-    private static final boolean ARM = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT).contains("aarch64");
-    private static final int O_NOFOLLOW = ARM ? 0x8000 : 0x20000;
-    private static final int O_DIRECTORY = ARM ? 0x4000 : 0x10000;
-    private static final int AT_EMPTY_PATH = 0x1000;
-    private static final int STATX_TYPE = 1;
-    private static final int STX_MODE_OFFSET = 0x1c;
     private static final int RENAME_EXCHANGE = 2;
-    private static final int AT_FDCWD = -100;
+    private static final int TAIL_CHUNK = 64 * 1024;
 
-    private record Calls(MethodHandle openat, MethodHandle openat2, MethodHandle read, MethodHandle close,
-                         MethodHandle statx, MethodHandle strerror, MethodHandle renameat2, VarHandle errno,
-                         StructLayout state) {}
-
-    private static final Object LOCK = new Object();
-    private static volatile Calls calls;
-    private static volatile String unsupported;
-    /** Set when the kernel answered ENOSYS: every later read walks instead of asking again. */
+    /** Set when the kernel answered ENOSYS: every later open walks instead of asking again. */
     private static volatile boolean noOpenat2;
 
     private OpenInRoot() {
@@ -80,78 +73,174 @@ public final class OpenInRoot {
 
     /** As {@link #read}; {@code walk} forces the path-walking fallback, as on a kernel without openat2. */
     public static Outcome read(Path root, String relative, int maxBytes, boolean followLast, boolean walk) {
-        Calls c = calls();
-        if (c == null) return new Outcome.Unsupported(unsupported);
+        return read(root, utf8(relative), Confine.IN_ROOT, maxBytes, followLast, walk);
+    }
+
+    public static Outcome read(Path root, byte[] relative, Confine confine, int maxBytes, boolean followLast, boolean walk) {
+        return withOpened(root, relative, confine, fileFlags(followLast), followLast, walk, (c, arena, state, fd) -> {
+            int type = c.type(arena, state, fd);
+            if (type < 0) return failure(c, state);
+            if (type != LibcFiles.S_IFREG) return new Outcome.NotRegular(LibcFiles.kind(type));
+            return readAll(c, arena, state, fd, maxBytes);
+        });
+    }
+
+    /**
+     * The newest {@code maxBytes} of a regular file, from the first whole line after the cut (the whole file when it
+     * is no larger). For logs, whose newest lines matter most.
+     */
+    public static Outcome tail(Path root, byte[] relative, Confine confine, int maxBytes, boolean followLast, boolean walk) {
+        return withOpened(root, relative, confine, fileFlags(followLast), followLast, walk, (c, arena, state, fd) -> {
+            int type = c.type(arena, state, fd);
+            if (type < 0) return failure(c, state);
+            if (type != LibcFiles.S_IFREG) return new Outcome.NotRegular(LibcFiles.kind(type));
+            long size = c.size(arena, state, fd);
+            if (size < 0) return failure(c, state);
+            if (size <= maxBytes) {
+                Outcome whole = readAll(c, arena, state, fd, maxBytes);
+                if (!(whole instanceof Outcome.Read(byte[] b)) || b.length <= maxBytes) return whole;
+                return new Outcome.Read(fromWholeLine(Arrays.copyOfRange(b, b.length - maxBytes, b.length)));
+            }
+            MemorySegment buf = arena.allocate(TAIL_CHUNK);
+            byte[] out = new byte[maxBytes];
+            int got = 0;
+            long at = size - maxBytes;
+            while (got < maxBytes) {
+                long n = (long) c.pread().invokeExact(state, fd, buf, (long) Math.min(TAIL_CHUNK, maxBytes - got), at + got);
+                if (n < 0) return failure(c, state);
+                if (n == 0) break;
+                MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, out, got, (int) n);
+                got += (int) n;
+            }
+            return new Outcome.Read(fromWholeLine(Arrays.copyOf(out, got)));
+        });
+    }
+
+    /** The names in a directory; a symlink to a directory inside the root is followed. */
+    public static Outcome list(Path root, byte[] relative, Confine confine, boolean walk) {
+        int flags = LibcFiles.O_DIRECTORY | LibcFiles.O_NONBLOCK | LibcFiles.O_CLOEXEC;
+        return withOpened(root, relative, confine, flags, true, walk, (c, arena, state, fd) -> {
+            MemorySegment dir = (MemorySegment) c.fdopendir().invokeExact(state, fd);
+            if (dir.equals(MemorySegment.NULL)) return failure(c, state);
+            List<byte[]> names = new ArrayList<>();
+            try {
+                while (true) {
+                    MemorySegment entry = (MemorySegment) c.readdir().invokeExact(state, dir);
+                    if (entry.equals(MemorySegment.NULL)) break;
+                    MemorySegment name = entry.reinterpret(LibcFiles.D_NAME_OFFSET + 256).asSlice(LibcFiles.D_NAME_OFFSET);
+                    byte[] bytes = name.getString(0, StandardCharsets.ISO_8859_1).getBytes(StandardCharsets.ISO_8859_1);
+                    if (Arrays.equals(bytes, new byte[]{'.'}) || Arrays.equals(bytes, new byte[]{'.', '.'})) continue;
+                    names.add(bytes);
+                }
+            } finally {
+                int ignored = (int) c.closedir().invokeExact(dir);
+            }
+            return new Outcome.Names(names);
+        }, true);
+    }
+
+    /** What is at {@code relative}, following a last symlink inside the root: {@link Outcome.Found} or why not. */
+    public static Outcome find(Path root, byte[] relative, Confine confine, boolean walk) {
+        return withOpened(root, relative, confine, LibcFiles.O_PATH | LibcFiles.O_CLOEXEC, true, walk,
+                (c, arena, state, fd) -> {
+                    int type = c.type(arena, state, fd);
+                    return type < 0 ? failure(c, state) : new Outcome.Found(LibcFiles.kind(type));
+                });
+    }
+
+    /**
+     * The real path of {@code relative} below the root, symlinks resolved inside it, as bytes without a leading "/"
+     * (empty for the root itself); what the kernel says the opened descriptor is.
+     */
+    public static Outcome realPath(Path root, byte[] relative, Confine confine, boolean walk) {
+        return withOpened(root, relative, confine, LibcFiles.O_PATH | LibcFiles.O_CLOEXEC, true, walk,
+                (c, arena, state, fd) -> {
+                    byte[] at = RootWalk.readLink(c, arena, state, LibcFiles.AT_FDCWD, "/proc/self/fd/" + fd);
+                    if (at == null) return failure(c, state);
+                    byte[] base = root.toRealPath().toString().getBytes(StandardCharsets.UTF_8);
+                    if (base.length == 1) return new Outcome.Read(Arrays.copyOfRange(at, 1, at.length));
+                    if (Arrays.equals(at, base)) return new Outcome.Read(new byte[0]);
+                    if (at.length <= base.length + 1 || !Arrays.equals(Arrays.copyOf(at, base.length), base) || at[base.length] != '/') {
+                        return new Outcome.Failed(LibcFiles.EXDEV, "not below the root: " + new String(at, StandardCharsets.UTF_8));
+                    }
+                    return new Outcome.Read(Arrays.copyOfRange(at, base.length + 1, at.length));
+                });
+    }
+
+    /** The target of the symlink {@code relative}, as written; its directory resolved inside the root. */
+    public static Outcome readLink(Path root, byte[] relative, Confine confine, boolean walk) {
+        List<byte[]> names = RootWalk.names(relative);
+        if (names.isEmpty()) return new Outcome.NotRegular("a directory");
+        byte[] last = names.getLast();
+        byte[] parent = parentOf(relative);
+        return withOpened(root, parent, confine, LibcFiles.O_PATH | LibcFiles.O_DIRECTORY | LibcFiles.O_CLOEXEC, true, walk,
+                (c, arena, state, dir) -> {
+                    byte[] target = RootWalk.readLink(c, arena, state, dir, last);
+                    if (target != null) return new Outcome.Read(target);
+                    int e = c.errno(state);
+                    return e == LibcFiles.EINVAL ? new Outcome.NotRegular("not a symlink") : failure(e, c);
+                });
+    }
+
+    /** What to do with a descriptor opened inside the root; it is closed afterwards. */
+    @FunctionalInterface
+    private interface WithFd {
+        Outcome apply(LibcFiles c, Arena arena, MemorySegment state, int fd) throws Throwable;
+    }
+
+    private static Outcome withOpened(Path root, byte[] relative, Confine confine, int flags, boolean followLast,
+                                      boolean walk, WithFd use) {
+        return withOpened(root, relative, confine, flags, followLast, walk, use, false);
+    }
+
+    /** {@code consumes}: {@code use} takes the descriptor over (fdopendir) and closes it itself. */
+    private static Outcome withOpened(Path root, byte[] relative, Confine confine, int flags, boolean followLast,
+                                      boolean walk, WithFd use, boolean consumes) {
+        LibcFiles c = LibcFiles.get();
+        if (c == null) return new Outcome.Unsupported(LibcFiles.unsupported());
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = arena.allocate(c.state());
-            int rootFd = (int) c.openat().invokeExact(state, AT_FDCWD, arena.allocateFrom(root.toString()),
-                    O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+            int rootFd = (int) c.openat().invokeExact(state, LibcFiles.AT_FDCWD, arena.allocateFrom(root.toString()),
+                    LibcFiles.O_PATH | LibcFiles.O_DIRECTORY | LibcFiles.O_CLOEXEC, 0);
             if (rootFd < 0) return failure(c, state);
             try {
-                int flags = O_NONBLOCK | O_CLOEXEC | (followLast ? 0 : O_NOFOLLOW);
+                int openFlags = flags | (followLast ? 0 : LibcFiles.O_NOFOLLOW);
+                byte[] path = RootWalk.names(relative).isEmpty() ? new byte[]{'.'} : relative;
                 int fd = -1;
                 if (!walk && !noOpenat2) {
                     MemorySegment how = arena.allocate(24, 8);
-                    how.set(ValueLayout.JAVA_LONG, 0, flags);
-                    how.set(ValueLayout.JAVA_LONG, 16, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+                    how.set(ValueLayout.JAVA_LONG, 0, openFlags);
+                    how.set(ValueLayout.JAVA_LONG, 16, RESOLVE_NO_MAGICLINKS
+                            | (confine == Confine.BENEATH ? RESOLVE_BENEATH : RESOLVE_IN_ROOT));
                     fd = (int) (long) c.openat2().invokeExact(state, SYS_OPENAT2, (long) rootFd,
-                            arena.allocateFrom(relative), how, 24L);
-                    if (fd < 0 && errno(c, state) == ENOSYS) noOpenat2 = true;
+                            arena.allocateFrom(ValueLayout.JAVA_BYTE, RootWalk.cstring(path)), how, 24L);
+                    if (fd < 0 && c.errno(state) == LibcFiles.ENOSYS) noOpenat2 = true;
                     else if (fd < 0) return failure(c, state);
                 }
                 if (fd < 0) {
-                    Walked walked = walk(c, arena, state, rootFd, relative, flags);
-                    if (walked.failure() != null) return walked.failure();
+                    RootWalk.Walked walked = RootWalk.open(c, arena, state, rootFd, path, openFlags, followLast,
+                            confine == Confine.BENEATH);
+                    if (!walked.ok()) return failure(walked.errno(), walked.why());
                     fd = walked.fd();
                 }
                 try {
-                    return readOpened(c, arena, state, fd, maxBytes);
+                    return use.apply(c, arena, state, fd);
                 } finally {
-                    int ignored = (int) c.close().invokeExact(fd);
+                    if (!consumes) c.closeQuietly(fd);
                 }
             } finally {
-                int ignored = (int) c.close().invokeExact(rootFd);
+                c.closeQuietly(rootFd);
             }
         } catch (Throwable t) {
             return new Outcome.Failed(0, String.valueOf(t.getMessage()));
         }
     }
 
-    /** The walk's end: an opened descriptor, or why there is none. */
-    private record Walked(int fd, Outcome failure) {}
-
-    private static Walked walk(Calls c, Arena arena, MemorySegment state, int rootFd, String relative, int flags)
-            throws Throwable {
-        String[] parts = Arrays.stream(relative.split("/")).filter(p -> !p.isEmpty() && !p.equals(".")).toArray(String[]::new);
-        if (parts.length == 0 || Arrays.asList(parts).contains("..")) {
-            return new Walked(-1, new Outcome.Failed(0, "not a path below the root"));
-        }
-        int dir = rootFd;
-        try {
-            for (int i = 0; i < parts.length - 1; i++) {
-                int next = (int) c.openat().invokeExact(state, dir, arena.allocateFrom(parts[i]),
-                        O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC, 0);
-                if (next < 0) return new Walked(-1, failure(c, state));
-                if (dir != rootFd) {
-                    int ignored = (int) c.close().invokeExact(dir);
-                }
-                dir = next;
-            }
-            int fd = (int) c.openat().invokeExact(state, dir, arena.allocateFrom(parts[parts.length - 1]), flags, 0);
-            return fd < 0 ? new Walked(-1, failure(c, state)) : new Walked(fd, null);
-        } finally {
-            if (dir != rootFd) {
-                int ignored = (int) c.close().invokeExact(dir);
-            }
-        }
+    private static int fileFlags(boolean followLast) {
+        return LibcFiles.O_NONBLOCK | LibcFiles.O_CLOEXEC | (followLast ? 0 : LibcFiles.O_NOFOLLOW);
     }
 
-    private static Outcome readOpened(Calls c, Arena arena, MemorySegment state, int fd, int maxBytes) throws Throwable {
-        MemorySegment stx = arena.allocate(256, 8);
-        int rc = (int) c.statx().invokeExact(state, fd, arena.allocateFrom(""), AT_EMPTY_PATH, STATX_TYPE, stx);
-        if (rc != 0) return failure(c, state);
-        int mode = Short.toUnsignedInt(stx.get(ValueLayout.JAVA_SHORT, STX_MODE_OFFSET)) & 0170000;
-        if (mode != 0100000) return new Outcome.NotRegular(kind(mode));
+    private static Outcome readAll(LibcFiles c, Arena arena, MemorySegment state, int fd, int maxBytes) throws Throwable {
         int chunk = 64 * 1024;
         MemorySegment buf = arena.allocate(chunk);
         byte[] out = new byte[Math.min(maxBytes + 1, chunk)];
@@ -168,28 +257,42 @@ public final class OpenInRoot {
         return new Outcome.Read(Arrays.copyOf(out, size));
     }
 
-    private static String kind(int mode) {
-        return switch (mode) {
-            case 0040000 -> "a directory";
-            case 0010000 -> "a FIFO";
-            case 0140000 -> "a socket";
-            case 0020000 -> "a character device";
-            case 0060000 -> "a block device";
-            case 0120000 -> "a symlink";
-            default -> "not a regular file";
-        };
+    private static byte[] fromWholeLine(byte[] bytes) {
+        int start = 0;
+        while (start < bytes.length && bytes[start] != '\n') start++;
+        return Arrays.copyOfRange(bytes, Math.min(bytes.length, start + 1), bytes.length);
     }
 
-    private static int errno(Calls c, MemorySegment state) {
-        return (int) c.errno().get(state, 0L);
+    private static byte[] parentOf(byte[] relative) {
+        int end = relative.length;
+        while (end > 0 && relative[end - 1] == '/') end--;
+        int slash = end - 1;
+        while (slash >= 0 && relative[slash] != '/') slash--;
+        return slash <= 0 ? new byte[]{'.'} : Arrays.copyOf(relative, slash);
     }
 
-    private static Outcome failure(Calls c, MemorySegment state) throws Throwable {
-        int e = errno(c, state);
-        if (e == ENOENT) return new Outcome.Missing();
-        if (e == ELOOP) return new Outcome.Failed(e, "a symlink where a file or directory was expected: not followed");
-        MemorySegment text = (MemorySegment) c.strerror().invokeExact(e);
-        return new Outcome.Failed(e, text.reinterpret(256).getString(0));
+    private static Outcome failure(LibcFiles c, MemorySegment state) throws Throwable {
+        int e = c.errno(state);
+        return failure(e, c.message(e));
+    }
+
+    private static Outcome failure(int e, LibcFiles c) throws Throwable {
+        return failure(e, c.message(e));
+    }
+
+    private static Outcome failure(int e, String message) {
+        if (e == LibcFiles.ENOENT) return new Outcome.Missing();
+        if (e == LibcFiles.ELOOP && !message.startsWith("symlink loop")) {
+            return new Outcome.Failed(e, "a symlink where a file or directory was expected: not followed");
+        }
+        if (e == LibcFiles.EXDEV && !message.contains("root")) {
+            return new Outcome.Failed(e, "symlink points outside the root");
+        }
+        return new Outcome.Failed(e, message);
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
     }
 
     /**
@@ -197,47 +300,15 @@ public final class OpenInRoot {
      * as a racing writer would. Returns 0, or the errno.
      */
     public static int exchange(Path a, Path b) {
-        Calls c = calls();
-        if (c == null) throw new UnsupportedOperationException(unsupported);
+        LibcFiles c = LibcFiles.get();
+        if (c == null) throw new UnsupportedOperationException(LibcFiles.unsupported());
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = arena.allocate(c.state());
-            int rc = (int) c.renameat2().invokeExact(state, AT_FDCWD, arena.allocateFrom(a.toString()), AT_FDCWD,
-                    arena.allocateFrom(b.toString()), RENAME_EXCHANGE);
-            return rc == 0 ? 0 : errno(c, state);
+            int rc = (int) c.renameat2().invokeExact(state, LibcFiles.AT_FDCWD, arena.allocateFrom(a.toString()),
+                    LibcFiles.AT_FDCWD, arena.allocateFrom(b.toString()), RENAME_EXCHANGE);
+            return rc == 0 ? 0 : c.errno(state);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
-        }
-    }
-
-    private static Calls calls() {
-        Calls c = calls;
-        if (c != null || unsupported != null) return c;
-        synchronized (LOCK) {
-            if (calls != null || unsupported != null) return calls;
-            try {
-                if (!System.getProperty("os.name", "").equals("Linux")) throw new UnsupportedOperationException("not Linux");
-                Linker linker = Linker.nativeLinker();
-                SymbolLookup libc = linker.defaultLookup();
-                Linker.Option errno = Linker.Option.captureCallState("errno");
-                StructLayout state = Linker.Option.captureStateLayout();
-                var I = ValueLayout.JAVA_INT;
-                var L = ValueLayout.JAVA_LONG;
-                var P = ValueLayout.ADDRESS;
-                calls = new Calls(
-                        linker.downcallHandle(libc.findOrThrow("openat"), FunctionDescriptor.of(I, I, P, I, I),
-                                errno, Linker.Option.firstVariadicArg(3)),
-                        linker.downcallHandle(libc.findOrThrow("syscall"), FunctionDescriptor.of(L, L, L, P, P, L),
-                                errno, Linker.Option.firstVariadicArg(1)),
-                        linker.downcallHandle(libc.findOrThrow("read"), FunctionDescriptor.of(L, I, P, L), errno),
-                        linker.downcallHandle(libc.findOrThrow("close"), FunctionDescriptor.of(I, I)),
-                        linker.downcallHandle(libc.findOrThrow("statx"), FunctionDescriptor.of(I, I, P, I, I, P), errno),
-                        linker.downcallHandle(libc.findOrThrow("strerror"), FunctionDescriptor.of(P, I)),
-                        linker.downcallHandle(libc.findOrThrow("renameat2"), FunctionDescriptor.of(I, I, P, I, P, I), errno),
-                        state.varHandle(java.lang.foreign.MemoryLayout.PathElement.groupElement("errno")), state);
-            } catch (RuntimeException | Error e) {
-                unsupported = "native file access unavailable: " + e.getMessage();
-            }
-            return calls;
         }
     }
 }

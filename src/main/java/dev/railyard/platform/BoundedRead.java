@@ -53,6 +53,8 @@ final class BoundedRead {
             case OpenInRoot.Outcome.Missing m -> Reading.absent("no " + name);
             case OpenInRoot.Outcome.Failed(int errno, String message) -> Reading.failed(name,
                     errno == 13 ? "permission denied" : message);
+            case OpenInRoot.Outcome.Names n -> Reading.failed(name, NOT_A_FILE);
+            case OpenInRoot.Outcome.Found f -> Reading.failed(name, f.kind());
             case OpenInRoot.Outcome.Unsupported u -> null;
         };
     }
@@ -121,7 +123,7 @@ final class BoundedRead {
         return text(bytes, name);
     }
 
-    private static Reading<String> text(byte[] bytes, String name) {
+    static Reading<String> text(byte[] bytes, String name) {
         for (byte b : bytes) {
             if (b == 0) return Reading.failed(name, "binary content (NUL bytes), not text");
         }

@@ -2,6 +2,7 @@ package dev.railyard.platform;
 
 import dev.railyard.model.Reading;
 import dev.railyard.model.ValueText;
+import dev.railyard.nativelib.OpenInRoot.Confine;
 import dev.railyard.platform.RootConfinement.Resolved;
 
 import java.io.IOException;
@@ -101,12 +102,16 @@ public final class HostRoot {
     /** True when the path leads to something inside the root (a link out of the root does not exist here). */
     public boolean exists(String relative) {
         log.file(relative);
+        Reading<String> kind = escapedKind(strip(relative));
+        if (kind != null) return kind.isPresent();
         if (live) return Files.exists(resolve(relative));
         return confinement.resolve(strip(relative)) instanceof Resolved.Inside;
     }
 
     public boolean isDirectory(String relative) {
         log.file(relative);
+        Reading<String> kind = escapedKind(strip(relative));
+        if (kind != null) return kind.optional().map(k -> k.equals("a directory")).orElse(false);
         if (live) return Files.isDirectory(resolve(relative));
         return confinement.resolve(strip(relative)) instanceof Resolved.Inside(Path real, RootConfinement.Type t)
                 && t == RootConfinement.Type.DIRECTORY;
@@ -129,6 +134,10 @@ public final class HostRoot {
         log.file(relative);
         String key = strip(relative);
         if (!unreadable.isEmpty() && unreadable.containsKey(key)) return Reading.failed(key, unreadable.get(key));
+        if (!FileNameText.isPlain(key)) {
+            Reading<String> r = NativeReads.text(nativeRoot(), key, confine(), true, key, maxBytes);
+            if (r != null) return r;
+        }
         if (live) return BoundedRead.text(resolve(key), key, maxBytes);
         return switch (confinement.resolve(key)) {
             case Resolved.Inside(Path real, RootConfinement.Type type) -> switch (type) {
@@ -153,19 +162,48 @@ public final class HostRoot {
         log.file(relative);
         String key = strip(relative);
         if (!unreadable.isEmpty() && unreadable.containsKey(key)) return Reading.failed(key, unreadable.get(key));
+        if (live || !FileNameText.isPlain(key)) {
+            Reading<String> r = NativeReads.tail(nativeRoot(), key, confine(), true, key, maxBytes);
+            if (r != null) return r;
+        }
         if (live) {
             Reading<String> type = BoundedRead.typeCheck(resolve(key), key);
             return type != null ? type : BoundedRead.tail(resolve(key), key, maxBytes);
         }
         return switch (confinement.resolve(key)) {
             case Resolved.Inside(Path real, RootConfinement.Type type) -> switch (type) {
-                case FILE -> BoundedRead.tail(real, key, maxBytes);
+                case FILE -> {
+                    Reading<String> r = NativeReads.tail(confinement.realRoot(), realRelative(real), Confine.BENEATH,
+                            false, key, maxBytes);
+                    yield r != null ? r : BoundedRead.tail(real, key, maxBytes);
+                }
                 case DIRECTORY -> Reading.failed(key, BoundedRead.NOT_A_FILE);
                 case OTHER -> Reading.failed(key, BoundedRead.NOT_REGULAR);
             };
             case Resolved.Missing m -> Reading.absent("no " + key);
             case Resolved.Refused(String link, String why) -> Reading.failed(link, why);
         };
+    }
+
+    /**
+     * Where the kernel confines native reads: "/" live, a captured tree's real root with links out of it refused
+     * (as {@link RootConfinement} refuses them).
+     */
+    private Path nativeRoot() {
+        return live ? root : confinement.realRoot();
+    }
+
+    private Confine confine() {
+        return live ? Confine.IN_ROOT : Confine.BENEATH;
+    }
+
+    private String realRelative(Path real) {
+        return confinement.realRoot().relativize(real).toString();
+    }
+
+    /** For a name that only native calls can open as it is (escaped bytes): what is there; else null. */
+    private Reading<String> escapedKind(String key) {
+        return FileNameText.isPlain(key) ? null : NativeReads.kind(nativeRoot(), key, confine(), key);
     }
 
     private static String strip(String relative) {
@@ -235,11 +273,21 @@ public final class HostRoot {
     public Reading<List<String>> listing(String relative) {
         log.directory(relative);
         String key = strip(relative);
+        if (live || !FileNameText.isPlain(key)) {
+            Reading<List<String>> r = NativeReads.listing(nativeRoot(), key, confine(), key);
+            if (r != null) return r;
+        }
         Path p;
         if (live) {
             p = resolve(key);
         } else {
             switch (confinement.resolve(key)) {
+                case Resolved.Inside(Path real, RootConfinement.Type t) when t == RootConfinement.Type.DIRECTORY -> {
+                    Reading<List<String>> r = NativeReads.listing(confinement.realRoot(), realRelative(real),
+                            Confine.BENEATH, key);
+                    if (r != null) return r;
+                    p = real;
+                }
                 case Resolved.Inside(Path real, RootConfinement.Type t) -> p = real;
                 case Resolved.Missing m -> {
                     return Reading.absent("no " + key);
@@ -263,13 +311,21 @@ public final class HostRoot {
     public Reading<String> readLink(String relative) {
         log.file(relative);
         String key = strip(relative);
+        if (live || !FileNameText.isPlain(key)) {
+            Reading<String> r = NativeReads.readLink(nativeRoot(), key, confine(), key);
+            if (r != null) return r;
+        }
         Path p = resolve(key);
         if (!live) {
             // the link itself is read, not followed; its directory must still lie inside the root
             int slash = key.lastIndexOf('/');
             if (slash > 0) {
                 switch (confinement.resolve(key.substring(0, slash))) {
-                    case Resolved.Inside(Path real, RootConfinement.Type t) -> p = real.resolve(key.substring(slash + 1));
+                    case Resolved.Inside(Path real, RootConfinement.Type t) -> {
+                        p = real.resolve(key.substring(slash + 1));
+                        Reading<String> r = NativeReads.readLink(confinement.realRoot(), realRelative(p), Confine.BENEATH, key);
+                        if (r != null) return r;
+                    }
                     case Resolved.Missing m -> {
                         return Reading.absent("no " + key);
                     }
@@ -302,6 +358,10 @@ public final class HostRoot {
     public Reading<String> realPath(String relative) {
         log.file(relative);
         String key = strip(relative);
+        if (!FileNameText.isPlain(key)) {
+            Reading<String> r = NativeReads.realPath(nativeRoot(), key, confine(), key);
+            if (r != null) return r;
+        }
         if (live) {
             try {
                 return Reading.of(root.relativize(resolve(key).toRealPath()).toString());

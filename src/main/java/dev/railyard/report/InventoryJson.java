@@ -51,6 +51,9 @@ public final class InventoryJson {
         topology(j, inv.topology());
         j.name("xidEvents");
         reading(j, inv.xidEvents(), (w, events) -> list(w, events, InventoryJson::xidEvent));
+        j.name("unlisted");
+        list(j, inv.unlisted(), (w, u) -> w.beginObject().name("subsystem").string(u.subsystem().name())
+                .name("path").string(u.path()).name("cause").string(u.cause()).endObject());
         return j.endObject().text();
     }
 

@@ -99,7 +99,72 @@ class ReadRaceTest {
             case OpenInRoot.Outcome.Missing m -> "missing";
             case OpenInRoot.Outcome.Failed(int errno, String message) -> "failed: " + message;
             case OpenInRoot.Outcome.Unsupported(String why) -> throw new AssertionError(why);
+            case OpenInRoot.Outcome.Names n -> "names";
+            case OpenInRoot.Outcome.Found f -> "found";
         });
         assertThat(seen).doesNotContain("4194304").contains("212992");
+    }
+
+    @Test
+    void swappingInAFifoOrASymlinkUnderALogsTailNeitherHangsNorLeaks() throws Exception {
+        Path file = setUp();
+        HostRoot root = HostRoot.at(tree);
+        assertThat(root.readTail(ATTRIBUTE, 1 << 20)).isEqualTo(Reading.of("212992\n"));
+        List<String> seen = race(file, () -> switch (root.readTail(ATTRIBUTE, 1 << 20)) {
+            case Reading.Present<String>(String v) -> v.strip();
+            case Reading.Failed<String>(String path, String cause) -> "failed: " + cause;
+            case Reading.Absent<String>(String why) -> "absent: " + why;
+        });
+        assertThat(seen).doesNotContain("4194304").contains("212992");
+    }
+
+    @Test
+    void aDirectorySwappedForALinkOutOfTheTreeIsNeverListed() throws Exception {
+        Path core = tree.resolve("proc/sys/net/core");
+        Files.createDirectories(core);
+        Files.writeString(core.resolve("rmem_max"), "212992\n");
+        Files.writeString(outside.resolve("host_only"), "x\n");
+        Path link = core.resolveSibling("core-link");
+        Files.createSymbolicLink(link, outside);
+        HostRoot root = HostRoot.at(tree);
+        assertThat(root.listing("proc/sys/net/core")).isEqualTo(Reading.of(List.of("rmem_max")));
+        AtomicBoolean stop = new AtomicBoolean();
+        java.util.concurrent.atomic.AtomicInteger swaps = new java.util.concurrent.atomic.AtomicInteger();
+        CompletableFuture<Integer> swapper = CompletableFuture.supplyAsync(() -> {
+            while (!stop.get()) {
+                assertThat(OpenInRoot.exchange(core, link)).isZero();
+                swaps.incrementAndGet();
+            }
+            return swaps.get();
+        }, OWN_THREAD);
+        List<String> seen = new ArrayList<>();
+        try {
+            // listings overlap swaps: as many as there are reads, and on until the swapper has done as many
+            for (int i = 0; i < READS || swaps.get() < READS; i++) seen.add(root.listing("proc/sys/net/core").describe());
+        } finally {
+            stop.set(true);
+            assertThat(swapper.get(30, TimeUnit.SECONDS)).isPositive();
+        }
+        assertThat(seen).noneMatch(v -> v.contains("host_only")).contains("[rmem_max]");
+    }
+
+    @Test
+    void theWalkWithoutOpenat2FollowsLinksInsideTheRootAsOpenat2Does() throws Exception {
+        Path core = tree.resolve("proc/sys/net/core");
+        Files.createDirectories(core);
+        Files.writeString(core.resolve("rmem_max"), "212992\n");
+        Files.createDirectories(tree.resolve("sys/class/net"));
+        // a class link as sysfs has them (relative, through ..), and one written absolute as a live root has them
+        Files.createSymbolicLink(tree.resolve("sys/class/net/core"), Path.of("../../../proc/sys/net/core"));
+        Files.createSymbolicLink(tree.resolve("sys/class/net/abs"), Path.of("/proc/sys/net/core"));
+        for (boolean walk : new boolean[]{false, true}) {
+            for (String path : List.of("sys/class/net/core/rmem_max", "sys/class/net/abs/rmem_max")) {
+                assertThat(OpenInRoot.read(tree, path, 4096, true, walk)).as(path + " walk=" + walk)
+                        .matches(o -> o instanceof OpenInRoot.Outcome.Read(byte[] b) && new String(b).equals("212992\n"));
+            }
+            byte[] abs = "sys/class/net/abs/rmem_max".getBytes();
+            assertThat(OpenInRoot.read(tree, abs, OpenInRoot.Confine.BENEATH, 4096, true, walk)).as("beneath walk=" + walk)
+                    .matches(o -> o instanceof OpenInRoot.Outcome.Failed(int errno, String why) && errno == 18);
+        }
     }
 }

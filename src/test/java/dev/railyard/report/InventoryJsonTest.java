@@ -181,7 +181,9 @@ class InventoryJsonTest {
         return new NodeInventory("gpu01.cluster.example", Instant.parse("2026-11-23T10:15:30.123456789Z"), "/",
                 host, pci, gpus, List.of(rdma), List.of(nic), topo,
                 r.of(List.of(new XidEvent("2026-11-23T10:00:00", "0000:18:00.0", 79, "GPU has fallen off the bus.",
-                        "NVRM: Xid (PCI:0000:18:00): 79, pid=1234, GPU has fallen off the bus."))));
+                        "NVRM: Xid (PCI:0000:18:00): 79, pid=1234, GPU has fallen off the bus."))),
+                List.of(new dev.railyard.model.Unlisted(dev.railyard.model.Unlisted.Subsystem.NET, "sys/class/net",
+                        "symlink points outside the root: -> /sys/class/net")));
     }
 
     /** Readings in one state: present with the value, absent, or failed. */

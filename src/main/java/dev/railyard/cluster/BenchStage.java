@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The benchmarks beyond pairs: a loopback TCP sanity test on a one-node cluster, GPU copy bandwidth per node with
@@ -69,8 +70,8 @@ final class BenchStage {
         for (NodeStage.NodeResult n : done) {
             if (n.gpuCount() > 0) {
                 progress.phase("bench gpu on " + n.outcome().node());
-                List<String> args = settings.full() ? List.of("bench", "gpu", "--format", "json")
-                        : List.of("bench", "gpu", "--format", "json", "--size", "64M", "--iters", "5");
+                List<String> args = NodeArgv.write(settings.full() ? new NodeRequest.GpuCopy(Optional.empty(), OptionalInt.empty())
+                        : new NodeRequest.GpuCopy(Optional.of("64M"), OptionalInt.of(5)));
                 StepResult r = step(node(n), args);
                 progress.stepDone(n.outcome().node() + ": bench gpu");
                 out.findings().addAll(stepFindings(n.outcome().node(), "bench gpu", GPU, r));
@@ -83,7 +84,7 @@ final class BenchStage {
         if (settings.full()) {
             for (NodeStage.NodeResult n : done) {
                 progress.phase("bench storage on " + n.outcome().node());
-                StepResult r = step(node(n), List.of("bench", "storage", "--format", "json"));
+                StepResult r = step(node(n), NodeArgv.write(new NodeRequest.Storage()));
                 progress.stepDone(n.outcome().node() + ": bench storage");
                 out.findings().addAll(stepFindings(n.outcome().node(), "bench storage", CheckId.BENCH_STORAGE_SEQ.id(), r));
                 out.measurements().addAll(BenchNumbers.storage(n.outcome().node(), r));
@@ -94,9 +95,9 @@ final class BenchStage {
     private void loopback(ClusterSpec.Node node, Output out) throws InterruptedException {
         progress.phase("loopback TCP on " + node.name());
         int port = freePort();
-        List<String> server = List.of("bench", "tcp", "server", "--once", "--bind", "127.0.0.1", "--port", String.valueOf(port));
-        List<String> client = List.of("bench", "tcp", "client", "127.0.0.1", "--port", String.valueOf(port), "--format", "json",
-                "--duration", "1s", "--connect-timeout", PairRunner.SERVER_START.toSeconds() + "s");
+        List<String> server = NodeArgv.write(new NodeRequest.TcpServer("127.0.0.1", port, true));
+        List<String> client = NodeArgv.write(new NodeRequest.TcpClient("127.0.0.1", port, PairRunner.SERVER_START,
+                Optional.empty(), NodeRequest.TcpMode.BANDWIDTH, Duration.ofSeconds(1), OptionalInt.empty()));
         StepResult c;
         StepResult s;
         try (StepSlots.Held h = slots.acquire(2); RemoteProcess srv = launcher.start(node, server, settings.stepTimeout())) {
@@ -140,8 +141,7 @@ final class BenchStage {
         StepResult rank0;
         if (ranks == 1) {
             NodeStage.NodeResult n = withGpus.getFirst();
-            rank0 = step(node(n), List.of("bench", "nccl", "all_reduce", "-b", "8", "-e", maxBytes, "-g",
-                    String.valueOf(n.gpuCount()), "--format", "json"));
+            rank0 = step(node(n), NodeArgv.write(new NodeRequest.NcclLocal(maxBytes, n.gpuCount())));
         } else {
             if (ranks > slots.max()) {
                 progress.stepDone("NCCL skipped");
@@ -190,9 +190,8 @@ final class BenchStage {
             int rank = 0;
             for (NodeStage.NodeResult n : withGpus) {
                 for (int d = 0; d < n.gpuCount(); d++, rank++) {
-                    started.add(launcher.start(node(n), List.of("bench", "nccl", "all_reduce", "-b", "8", "-e", maxBytes,
-                            "--rank", String.valueOf(rank), "--nranks", String.valueOf(ranks), "--device", String.valueOf(d),
-                            "--rendezvous", rendezvous, "--format", "json"), settings.stepTimeout()));
+                    started.add(launcher.start(node(n), NodeArgv.write(new NodeRequest.NcclRank(maxBytes, rank, ranks, d,
+                            rendezvous)), settings.stepTimeout()));
                 }
             }
             StepResult zero = started.getFirst().await(settings.stepTimeout());

@@ -9,7 +9,6 @@ import dev.railyard.model.NodeStatus;
 import dev.railyard.model.Reading;
 import dev.railyard.platform.Clock;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -65,13 +64,12 @@ final class NodeStage {
             return failed(node, prepared, "prepare");
         }
         // inventory and check are independent (check reads the node itself): run them side by side
-        List<String> check = new ArrayList<>(List.of("check", "--format", "json", "--node", node.name()));
-        specBase64.ifPresent(s -> check.addAll(List.of("--spec-base64", s)));
+        List<String> check = NodeArgv.write(new NodeRequest.Check(node.name(), specBase64));
         StepResult inv;
         StepResult chk;
         try (ExecutorService both = Executors.newVirtualThreadPerTaskExecutor()) {
             Future<StepResult> checked = both.submit(() -> step(node, check));
-            inv = step(node, List.of("inventory", "--format", "json"));
+            inv = step(node, NodeArgv.write(new NodeRequest.Inventory()));
             progress.stepDone(node.name() + ": inventory");
             try {
                 chk = checked.get();

@@ -2,7 +2,6 @@ package dev.railyard.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.railyard.model.ClusterSpec;
-import dev.railyard.model.NetInterface;
 import dev.railyard.model.PairOutcome;
 import dev.railyard.model.PairResult;
 import dev.railyard.model.PairTest;
@@ -11,10 +10,12 @@ import dev.railyard.platform.Clock;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 
@@ -201,35 +202,28 @@ final class PairRunner implements AutoCloseable {
     }
 
     private List<String> tcpServer(PairTest t, int port) {
-        return List.of("bench", "tcp", "server", "--bind", t.serverAddress(), "--port", String.valueOf(port));
+        return NodeArgv.write(new NodeRequest.TcpServer(t.serverAddress(), port, false));
     }
 
     private List<String> tcpClient(PairTest t, int port) {
-        List<String> a = new ArrayList<>(List.of("bench", "tcp", "client", t.serverAddress(), "--port", String.valueOf(port),
-                "--format", "json", "--connect-timeout", SERVER_START.toSeconds() + "s"));
-        binding(t, t.client()).flatMap(ClusterSpec.Binding::address).ifPresent(addr -> a.addAll(List.of("--bind", addr)));
-        if (t.kind() == dev.railyard.model.PairKind.TCP_LATENCY) {
-            a.addAll(List.of("--mode", "latency", "--duration", settings.latencyDuration().toMillis() + "ms"));
-        } else {
-            a.addAll(List.of("--duration", settings.tcpDuration().toMillis() + "ms", "--streams", String.valueOf(settings.tcpStreams())));
-        }
-        return a;
+        Optional<String> bind = binding(t, t.client()).flatMap(ClusterSpec.Binding::address);
+        boolean latency = t.kind() == dev.railyard.model.PairKind.TCP_LATENCY;
+        return NodeArgv.write(new NodeRequest.TcpClient(t.serverAddress(), port, SERVER_START, bind,
+                latency ? NodeRequest.TcpMode.LATENCY : NodeRequest.TcpMode.BANDWIDTH,
+                latency ? settings.latencyDuration() : settings.tcpDuration(),
+                latency ? OptionalInt.empty() : OptionalInt.of(settings.tcpStreams())));
     }
 
     private List<String> rdmaArgs(PairTest t, String side) {
-        String self = side.equals("server") ? t.server() : t.client();
-        List<String> a = new ArrayList<>(List.of("bench", "rdma", side));
-        if (side.equals("client")) a.add(t.serverAddress());
-        a.addAll(List.of("--test", t.kind() == dev.railyard.model.PairKind.RDMA_LATENCY ? "write_lat" : "write_bw",
-                "--report-gbits", "--format", "json", "--timeout", String.valueOf(settings.stepTimeout().toSeconds())));
-        if (t.kind() == dev.railyard.model.PairKind.RDMA_BANDWIDTH) {
-            a.addAll(List.of("--duration", String.valueOf(Math.max(1, settings.tcpDuration().toSeconds()))));
-        }
-        binding(t, self).ifPresent(b -> {
-            a.addAll(List.of("--netdev", b.netdev()));
-            b.rdma().ifPresent((NetInterface.RdmaPortRef r) -> a.addAll(List.of("--ib-dev", r.device(), "--ib-port", String.valueOf(r.port()))));
-        });
-        return a;
+        boolean server = side.equals("server");
+        Optional<ClusterSpec.Binding> bound = binding(t, server ? t.server() : t.client());
+        boolean bandwidth = t.kind() == dev.railyard.model.PairKind.RDMA_BANDWIDTH;
+        var options = new NodeRequest.RdmaOptions(
+                t.kind() == dev.railyard.model.PairKind.RDMA_LATENCY ? NodeRequest.RdmaTest.WRITE_LAT : NodeRequest.RdmaTest.WRITE_BW,
+                settings.stepTimeout().toSeconds(),
+                bandwidth ? OptionalLong.of(Math.max(1, settings.tcpDuration().toSeconds())) : OptionalLong.empty(),
+                bound.map(ClusterSpec.Binding::netdev), bound.flatMap(ClusterSpec.Binding::rdma));
+        return NodeArgv.write(server ? new NodeRequest.RdmaServer(options) : new NodeRequest.RdmaClient(t.serverAddress(), options));
     }
 
     private java.util.Optional<ClusterSpec.Binding> binding(PairTest t, String node) {

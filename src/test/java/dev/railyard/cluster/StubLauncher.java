@@ -86,8 +86,9 @@ final class StubLauncher implements Launcher {
     }
 
     private StepResult answer(ClusterSpec.Node node, List<String> args, Duration timeout) throws InterruptedException {
-        String first = args.getFirst();
-        if (first.equals("inventory")) {
+        // read as a node would: an argv outside the node protocol fails the test here
+        NodeRequest request = NodeArgv.read(args);
+        if (request instanceof NodeRequest.Inventory) {
             if (inventoryTimesOut.contains(node.name())) {
                 return new StepResult(node.name(), args, StepStatus.TIMED_OUT, -1, "", "", timeout,
                         "killed with its process tree after the step timeout of " + timeout.toSeconds() + " s");
@@ -98,22 +99,30 @@ final class StubLauncher implements Launcher {
             }
             return ok(node.name(), args, inventory(node.name()));
         }
-        if (first.equals("check")) {
+        if (request instanceof NodeRequest.Check) {
             return ok(node.name(), args, "{\"schemaVersion\": 1, \"node\": \"" + node.name() + "\", \"findings\": ["
                     + "{\"id\": \"host.memlock\", \"severity\": \"PASS\", \"subject\": \"" + node.name()
                     + "\", \"observed\": \"unlimited\", \"expected\": \"unlimited\", \"remediation\": \"\"}]}");
         }
-        if (args.size() > 3 && first.equals("bench") && args.get(2).equals("client")) {
+        if (request instanceof NodeRequest.TcpClient || request instanceof NodeRequest.RdmaClient) {
             int call = clientCalls.incrementAndGet();
             if (call == blockAtClientCall) {
                 blocked.countDown();
                 new CountDownLatch(1).await(); // until interrupted
             }
-            String server = args.get(3);
+            String server = switch (request) {
+                case NodeRequest.TcpClient c -> c.server();
+                case NodeRequest.RdmaClient c -> c.server();
+                default -> throw new AssertionError(request);
+            };
             String network = networkByAddress.getOrDefault(server, "?");
             String serverNode = nodeByAddress.getOrDefault(server, "?");
-            boolean rdma = args.get(1).equals("rdma");
-            boolean latency = args.contains("write_lat") || args.contains("latency");
+            boolean rdma = request instanceof NodeRequest.RdmaClient;
+            boolean latency = switch (request) {
+                case NodeRequest.TcpClient c -> c.mode() == NodeRequest.TcpMode.LATENCY;
+                case NodeRequest.RdmaClient c -> c.options().test() == NodeRequest.RdmaTest.WRITE_LAT;
+                default -> false;
+            };
             String kind = (rdma ? "rdma" : "tcp") + (latency ? "-lat" : "-bw");
             // counting calls per pair costs memory the simulation would charge to the coordinator: only when asked
             int n = countCalls ? calls.computeIfAbsent(network + " " + node.name() + " " + serverNode + " " + kind,
@@ -163,6 +172,7 @@ final class StubLauncher implements Launcher {
     @Override
     public RemoteProcess start(ClusterSpec.Node node, List<String> args, Duration timeout) {
         steps.incrementAndGet();
+        NodeArgv.read(args);
         serverStarts.add(node.name() + " " + String.join(" ", args));
         if (serversStayAlive) {
             serversRunning.incrementAndGet();

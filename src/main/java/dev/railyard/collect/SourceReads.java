@@ -8,6 +8,8 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -16,7 +18,7 @@ import java.util.function.Supplier;
 /**
  * Each source of the agent's inventory read on a thread of its own with a deadline of its own, so one read that
  * blocks (a FIFO where a counter was, a hung device file, NVML stuck in the driver) costs its own components and not
- * the whole sample. A source whose read is still blocked is not read again: that thread stays parked in the kernel
+ * the whole sample. A source whose read is still blocked is not read again: its thread stays parked in the kernel
  * until the read returns, so at most one thread per source is ever stuck.
  */
 public final class SourceReads {
@@ -64,6 +66,18 @@ public final class SourceReads {
     private final Clock clock;
     private final Map<Source, FutureTask<?>> running = new EnumMap<>(Source.class);
     private final Map<Source, Instant> stuckSince = new EnumMap<>(Source.class);
+    private final Map<Source, ExecutorService> readers = new EnumMap<>(Source.class);
+
+    /**
+     * One thread per source for the agent's whole life, not one per read: NVML keeps state for each thread that
+     * calls it. With a new GPU thread each second, the agent on 2 x H200 aborted in free() ("munmap_chunk(): invalid
+     * pointer", "double free or corruption") on that thread within 1-3 NCCL jobs ending beside it, in each of three
+     * tries; with one thread it lived through 9 (docs/benchmarks.md, "Agent metrics against nvidia-smi").
+     */
+    private static ExecutorService reader(Source source) {
+        return Executors.newSingleThreadExecutor(r -> Thread.ofPlatform().daemon()
+                .name("railyard-read-" + source.name().toLowerCase(java.util.Locale.ROOT)).unstarted(r));
+    }
 
     public SourceReads(Duration deadline, Clock clock) {
         if (deadline.isNegative() || deadline.isZero()) throw new IllegalArgumentException("deadline must be positive");
@@ -81,7 +95,7 @@ public final class SourceReads {
         if (previous != null && !previous.isDone()) return new Pending<>(source, null, System.nanoTime());
         FutureTask<T> task = new FutureTask<>(read::get);
         running.put(source, task);
-        Thread.ofPlatform().daemon().name("railyard-read-" + source.name().toLowerCase(java.util.Locale.ROOT)).start(task);
+        readers.computeIfAbsent(source, SourceReads::reader).execute(task);
         return new Pending<>(source, task, System.nanoTime());
     }
 

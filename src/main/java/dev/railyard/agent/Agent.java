@@ -1,5 +1,6 @@
 package dev.railyard.agent;
 
+import dev.railyard.check.rules.RdmaCountersRule;
 import dev.railyard.model.Gpu;
 import dev.railyard.model.RdmaPort;
 import dev.railyard.model.Reading;
@@ -116,7 +117,7 @@ public final class Agent {
         for (var d : sample.inventory().rdmaDevices()) {
             for (RdmaPort p : d.ports()) {
                 long sum = 0;
-                for (String c : CounterRateDetector.ERRORS) sum += p.counter(c).orElse(0L);
+                for (String c : RdmaCountersRule.ERRORS) sum += p.counter(c).orElse(0L);
                 series(errors, p.ref()).add(at, sum);
             }
         }

@@ -162,8 +162,10 @@ class AgentFixesTest {
                 rdma link show mlx5_0/1
                 grep . /sys/class/infiniband/mlx5_0/ports/1/counters/*
                 dmesg | grep -i mlx5_0
-                # error counters rising: reseat or replace the cable/transceiver on mlx5_0 port 1, or move it to another \
-                switch port""");
+                # reseat or replace the cable/transceiver on mlx5_0 port 1, or move it to another switch port, then \
+                clear the counters and watch whether they rise again
+                perfquery -x -C mlx5_0 -P 1
+                perfquery -R -C mlx5_0 -P 1""");
     }
 
     /** The agent shows a fix in /api/health and on its status page whole, and drains Slurm with the reading, not it. */

@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.check.rules.RdmaCountersRule;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NodeInventory;
@@ -118,7 +119,7 @@ class CheckPromiseTest {
                 Input.of("rdma.roce.gid", IB + "link_layer", RDMA_PORT),
                 // the GID is matched by the address it carries, not by gid_attrs/ndevs; the address is the spec's
                 Input.of("rdma.roce.gid", IB + "(?:gids|gid_attrs/types)/(\\d+)", RDMA_PORT + " GID index $3"),
-                Input.of("rdma.counters", IB + "counters/(?:" + String.join("|", RdmaCountersCheck.ERRORS) + ")", RDMA_PORT),
+                Input.of("rdma.counters", IB + "counters/(?:" + String.join("|", RdmaCountersRule.ERRORS) + ")", RDMA_PORT),
                 Input.of("rdma.netdev.mtu", NET + "mtu", "$1"),
                 Input.of("rdma.netdev.address", NET + "operstate", "$1"),
                 Input.of("rdma.netdev.address", "railyard/ip-address\\.json", ""),

@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.check.rules.RdmaCountersRule;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Gpu;
 import dev.railyard.model.GpuInventory;
@@ -67,7 +68,7 @@ final class Inventories {
     /** Every error counter the kernel creates for a port with a PMA, all 0. */
     static Map<String, Long> zeroCounters() {
         Map<String, Long> m = new java.util.HashMap<>();
-        for (String name : RdmaCountersCheck.ERRORS) m.put(name, 0L);
+        for (String name : RdmaCountersRule.ERRORS) m.put(name, 0L);
         return m;
     }
 

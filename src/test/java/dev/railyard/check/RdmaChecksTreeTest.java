@@ -189,7 +189,7 @@ class RdmaChecksTreeTest {
         Finding bad = of(check(root), RdmaCountersCheck.ID, "mlx5_0:1");
         assertThat(bad.severity()).isEqualTo(Severity.WARN);
         assertThat(bad.observed()).isEqualTo("symbol_error=57, port_rcv_errors=14, excessive_buffer_overrun_errors=15");
-        assertThat(bad.remediation()).contains("perfquery -x").contains("mlx5_0:1");
+        assertThat(bad.remediation()).contains("perfquery -x").contains("mlx5_0 port 1");
         write(root, "sys/class/infiniband/mlx5_0/ports/1/counters/symbol_error", "0\n");
         write(root, "sys/class/infiniband/mlx5_0/ports/1/counters/port_rcv_errors", "0\n");
         write(root, "sys/class/infiniband/mlx5_0/ports/1/counters/excessive_buffer_overrun_errors", "0\n");

@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.check.rules.RdmaCountersRule;
 import dev.railyard.collect.PciTree;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
@@ -66,7 +67,7 @@ class ReaderIntegrityRegressionTest {
     @Test
     void anUnreadableErrorCounterIsNeverDroppedIntoAPass() throws Exception {
         Path root = CheckTrees.h100(dir);
-        for (String name : RdmaCountersCheck.ERRORS) write(root, PORT + "/counters/" + name, "0\n");
+        for (String name : RdmaCountersRule.ERRORS) write(root, PORT + "/counters/" + name, "0\n");
         write(root, PORT + "/counters/symbol_error", "17\n");
         assertThat(of(check(root), RdmaCountersCheck.ID, "mlx5_0:1").severity()).isEqualTo(Severity.WARN);
         for (String garbage : List.of("\u0001\u00ff\u0013zz", "N/A", "   ", "-1")) {

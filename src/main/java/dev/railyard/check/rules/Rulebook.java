@@ -26,6 +26,8 @@ public final class Rulebook {
             case RDMA_IB_SM -> new SubnetManagerRule();
             case GPU_TEMPERATURE -> new GpuTemperatureRule();
             case BENCH_RDMA_BW -> new RdmaBandwidthRule();
+            case RDMA_COUNTERS_SATURATED -> new CounterSaturationRule();
+            case RDMA_COUNTERS -> new RdmaCountersRule();
             case HOST_MEMLOCK -> new RuleText(id, "RLIMIT_MEMLOCK of the node (/proc/self/limits), whether it has RDMA",
                     "unlimited", "finite on a node with RDMA: FAIL", "limits.d and systemd's DefaultLimitMEMLOCK "
                     + "set to unlimited", "HostMemlockCheck");
@@ -81,14 +83,6 @@ public final class Rulebook {
                     "bring the netdev up with its address in a netplan drop-in", "FabricNetdevCheck");
             case RDMA_LAG -> new RuleText(id, "bond membership of RDMA netdevs", "none",
                     "an RDMA netdev in a bond: WARN", "separate rails instead of a bond", "RdmaLagCheck");
-            case RDMA_COUNTERS -> new RuleText(id, "RdmaPort PMA error counters; the agent: how much each rose "
-                    + "within the hour", "--errors-per-hour (default 10) for the agent",
-                    "non-zero (check) or rising (agent): WARN; rising by the limit within the hour: FAIL; "
-                    + "unreadable: UNKNOWN", "reseat or replace the cable, clear the counters and watch them",
-                    "RdmaCountersCheck, CounterRateDetector");
-            case RDMA_COUNTERS_SATURATED -> new RuleText(id, "RdmaPort PMA error counters and each counter's width",
-                    "2^bits - 1 (link_downed 255, symbol_error 65535)", "at the maximum: WARN (advice)",
-                    "reset the counters (perfquery -R on InfiniBand, a driver reload on RoCE)", "RdmaCountersCheck");
             case NET_CARRIER -> new RuleText(id, "netdev carrier and carrier_changes; the agent: changes within the "
                     + "flap window and kernel link lines; diagnose: ethtool -S", "10 changes since boot (check); "
                     + "--flap-changes (default 6) within --flap-window (default 10 min) for the agent",

@@ -18,16 +18,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
+. "$here/scripts/agent-tree.sh"
+agent_tree "$work"
 tree="$work/root"
-cp -a "$here/src/test/resources/sysfs/gpud-h100" "$tree"
-for port in "$tree"/sys/class/infiniband/*/ports/1; do
-  if [ "$(tr -d '\n' <"$port/link_layer")" = InfiniBand ]; then echo 0x5 >"$port/lid"; echo 0x1 >"$port/sm_lid"; fi
-done
-mkdir -p "$tree/proc/sys/kernel" "$tree/railyard"
-echo n1 >"$tree/proc/sys/kernel/hostname"
-echo "[    0.000000] Linux version 6.8.0" >"$tree/railyard/dmesg.txt"
-gcc -Wall -Wextra -Werror -shared -fPIC -DFAKE_NVML_EIGHT_GPUS -o "$work/libnvidia-ml.so.1" "$here/src/test/c/fake_nvml.c"
-
 if [ -n "${RAILYARD_AGENT_CMD:-}" ]; then
   read -ra railyard <<<"$RAILYARD_AGENT_CMD"
 else

@@ -2,9 +2,11 @@
 # CI's check of the .deb from scripts/make-package.sh, on the machine it runs on (root): lintian clean (overrides
 # explained in src/package/debian/lintian-overrides), the unit's systemd-analyze verify and security exposure,
 # install, 'railyard --version', purge, and nothing left behind.
+# With a second argument, the .rpm as far as a Debian machine can check it (scripts/check-rpm.sh).
 set -euo pipefail
-deb="${1:?usage: check-package.sh target/package/railyard_VERSION_amd64.deb}"
+deb="${1:?usage: check-package.sh target/package/railyard_VERSION_amd64.deb [target/package/railyard-VERSION.x86_64.rpm]}"
 fail() { echo "check-package: $*" >&2; exit 1; }
+if [ -n "${2:-}" ]; then "$(dirname "${BASH_SOURCE[0]}")/check-rpm.sh" "$2" || fail "the .rpm"; fi
 command -v dpkg >/dev/null || fail "no dpkg"
 lintian --fail-on error,warning "$deb" || fail "lintian reports the package"
 if dpkg -s railyard >/dev/null 2>&1; then fail "railyard is already installed here: the check would remove it"; fi

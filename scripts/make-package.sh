@@ -3,6 +3,8 @@
 # runtime and the jar under /usr/lib/railyard, /usr/bin/railyard, the hardened railyard-agent.service, the man page
 # and bash completion (from the jar itself), and /etc/railyard/agent.env with comments. Then on a node:
 #   apt install ./railyard_*.deb && systemctl enable --now railyard-agent
+# Where rpmbuild is installed, also target/package/railyard-<version>-1.x86_64.rpm with the same files
+# (src/package/rpm/railyard.spec): dnf install ./railyard-*.rpm && systemctl enable --now railyard-agent
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$here/scripts/find-java.sh"
@@ -61,3 +63,17 @@ find "$root" -type d -exec chmod 0755 {} +
 deb="$out/railyard_${version}_amd64.deb"
 dpkg-deb --root-owner-group -Zgzip --build "$root" "$deb" >/dev/null
 echo "$deb"
+if command -v rpmbuild >/dev/null; then
+  top="$out/rpmbuild"
+  mkdir -p "$top/SPECS"
+  # RPM's version may hold "~" too, with the same meaning: 0.1.0~snapshot sorts before 0.1.0
+  sed -e "s|@VERSION@|$version|g" -e "s|@ROOT@|$root|" \
+    -e "s|@DATE@|$(LC_ALL=C date -u -d "@$(git -C "$here" log -1 --format=%ct 2>/dev/null || date +%s)" '+%a %b %d %Y')|" \
+    -e "s|@COMMIT@|$(git -C "$here" rev-parse --short=12 HEAD 2>/dev/null || echo 'a source tree')|" \
+    src/package/rpm/railyard.spec >"$top/SPECS/railyard.spec"
+  # --nodeps: the build host's own packages are not what the rpm needs (a Debian host has no RPM database of them)
+  rpmbuild -bb --nodeps --quiet --define "_topdir $top" --define "_rpmdir $out" \
+    --define "_build_name_fmt %%{NAME}-%%{VERSION}-%%{RELEASE}.%%{ARCH}.rpm" "$top/SPECS/railyard.spec" >/dev/null
+  rm -rf "$top"
+  echo "$out/railyard-$version-1.x86_64.rpm"
+fi

@@ -60,7 +60,7 @@ public final class BundleBuilder {
             here="$(cd "$(dirname "$0")/.." && pwd)"
             case "${1:-}" in
               bench|validate) tier="" ;;
-              agent) tier="-XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xms8m -Xmx64m -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=24m -Xss512k" ;;
+              agent) tier="-XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xms8m -Xmx32m -Xmn8m -XX:+UseCompactObjectHeaders -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=16m -Xss512k -XX:-UsePerfData" ;;
               *) tier="-XX:TieredStopAtLevel=1" ;;
             esac
             # RAILYARD_JAVA: the node's own JDK 25 when this runtime is built for another machine (the class

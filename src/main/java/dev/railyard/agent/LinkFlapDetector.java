@@ -6,6 +6,7 @@ import dev.railyard.model.NetInterface;
 import dev.railyard.model.NodeInventory;
 import dev.railyard.model.Reading;
 import dev.railyard.model.Severity;
+import dev.railyard.model.Unlisted;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -18,6 +19,10 @@ import java.util.Set;
 /**
  * net.carrier by rate: carrier changes on a physical NIC within the flap window. One change is a link that went down
  * or came up (DEGRADED); {@code failChanges} or more in the window is a flapping link (UNHEALTHY: jobs on it stall).
+ *
+ * <p>The changes counted are the kernel's carrier_changes, or the carrier transitions seen between samples where
+ * those are more: a driver that does not count (or a counter reset under a link that kept flapping) hides nothing
+ * the samples themselves saw.
  */
 public final class LinkFlapDetector implements Detector {
 
@@ -26,6 +31,10 @@ public final class LinkFlapDetector implements Detector {
     private final Duration window;
     private final int failChanges;
     private final Map<String, TimeSeries> series = new HashMap<>();
+    /** Per NIC since its series began: the kernel's count then, transitions seen, and the carrier last read. */
+    private final Map<String, Seen> seen = new HashMap<>();
+
+    private record Seen(long baseChanges, long lastChanges, long transitions, Boolean carrier) {}
 
     public LinkFlapDetector(Duration window, int failChanges) {
         this.window = window;
@@ -40,6 +49,15 @@ public final class LinkFlapDetector implements Detector {
     @Override
     public List<Finding> observe(NodeInventory sample, Instant now) {
         List<Finding> out = new ArrayList<>();
+        var unlisted = sample.unlisted(Unlisted.Subsystem.NET);
+        if (unlisted.isPresent()) {
+            // the NICs watched so far are not gone: nothing under sys/class/net could be seen this time
+            Reading<Long> why = Reading.failed(unlisted.get().path(), unlisted.get().cause());
+            for (String name : seen.keySet().stream().sorted().toList()) {
+                out.add(Finding.unknown(ID, name, why, "< " + failChanges + " carrier changes in " + window.toMinutes() + " min"));
+            }
+            return out;
+        }
         for (NetInterface nd : sample.interfaces()) {
             if (!nd.pciAddress().isPresent()) continue; // loopback, bridges, veths: not cabling
             String expected = "< " + failChanges + " carrier changes in " + window.toMinutes() + " min";
@@ -47,12 +65,26 @@ public final class LinkFlapDetector implements Detector {
                 out.add(Finding.unknown(ID, nd.name(), nd.carrierChanges(), expected));
                 continue;
             }
+            Seen was = seen.get(nd.name());
+            Boolean carrier = carrierNow(nd);
+            if (was == null || changes < was.lastChanges()) {
+                // first sight, or the kernel's counter went back (driver reloaded): count from here
+                was = new Seen(changes, changes, 0, carrier);
+                fresh(nd.name());
+            }
+            boolean flipped = carrier != null && was.carrier() != null && !carrier.equals(was.carrier());
+            Seen next = new Seen(was.baseChanges(), changes, was.transitions() + (flipped ? 1 : 0),
+                    carrier != null ? carrier : was.carrier());
+            seen.put(nd.name(), next);
+            long kernelCounted = changes - next.baseChanges();
+            long counted = Math.max(kernelCounted, next.transitions());
             TimeSeries ts = series.computeIfAbsent(nd.name(), k -> new TimeSeries(256, Duration.ofSeconds(5)));
-            if (ts.newest().map(p -> changes < p.value()).orElse(false)) ts = fresh(nd.name());
-            ts.add(now, changes);
-            long inWindow = (long) (changes - ts.oldestSince(now.minus(window)).orElseThrow().value());
+            ts.add(now, counted);
+            long inWindow = (long) (counted - ts.oldestSince(now.minus(window)).orElseThrow().value());
             String observed = inWindow + " carrier changes in the last " + window.toMinutes() + " min (" + changes
-                    + " since boot)";
+                    + " since boot" + (next.transitions() > kernelCounted
+                    ? "; " + next.transitions() + " seen between samples, " + kernelCounted + " counted by the kernel" : "")
+                    + ")";
             if (inWindow >= failChanges) {
                 out.add(Finding.of(ID, Severity.FAIL, nd.name(), observed, expected,
                         DetectorFixes.netdevLink(nd.name(), "the link flaps", true)));
@@ -65,14 +97,24 @@ public final class LinkFlapDetector implements Detector {
         return out;
     }
 
+    /** The carrier now: down when the kernel refuses to say on a down interface; null when unreadable. */
+    private static Boolean carrierNow(NetInterface nd) {
+        return switch (nd.carrier()) {
+            case Reading.Present<Boolean>(Boolean v) -> v;
+            case Reading.Absent<Boolean> a -> false;
+            case Reading.Failed<Boolean> f -> null;
+        };
+    }
+
     @Override
     public void clear(String component) {
         series.keySet().removeIf(k -> component.equals("all") || k.equals(component));
+        seen.keySet().removeIf(k -> component.equals("all") || k.equals(component));
     }
 
     @Override
     public int held() {
-        return series.size() + series.values().stream().mapToInt(TimeSeries::size).sum();
+        return series.size() + seen.size() + series.values().stream().mapToInt(TimeSeries::size).sum();
     }
 
     private TimeSeries fresh(String name) {

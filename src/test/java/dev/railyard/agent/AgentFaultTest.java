@@ -154,4 +154,30 @@ class AgentFaultTest {
         assertThat(component(s, "eth0").state()).isEqualTo(HealthState.UNHEALTHY);
         assertThat(component(s, "eth0").reason()).contains("6 carrier changes in the last 10 min");
     }
+
+    @Test
+    void aCarrierChangeBetweenTwoSamplesWithTheCarrierUpAtBothIsSeen() throws Exception {
+        agent.tick();
+        // down and up again between two samples: carrier reads 1 at both, only the kernel's counter moved
+        tree.write(AgentTree.ETH0 + "/carrier_changes", "4\n");
+        tree.clock.advance(Duration.ofSeconds(1));
+        AgentState s = agent.tick();
+        assertThat(component(s, "eth0").state()).isEqualTo(HealthState.DEGRADED);
+        assertThat(component(s, "eth0").reason()).contains("2 carrier changes in the last 10 min (4 since boot)");
+    }
+
+    @Test
+    void carrierTransitionsSeenBetweenSamplesCountWhenTheKernelsCounterStandsStill() throws Exception {
+        agent.tick();
+        // a driver that does not count: carrier_changes stays at 2 while the samples see the link go and come back
+        for (int i = 0; i < 6; i++) {
+            tree.write(AgentTree.ETH0 + "/carrier", i % 2 == 0 ? "0\n" : "1\n");
+            tree.clock.advance(Duration.ofSeconds(20));
+            agent.tick();
+        }
+        AgentState s = agent.state();
+        assertThat(component(s, "eth0").state()).isEqualTo(HealthState.UNHEALTHY);
+        assertThat(component(s, "eth0").reason()).contains("6 carrier changes in the last 10 min")
+                .contains("6 seen between samples, 0 counted by the kernel");
+    }
 }

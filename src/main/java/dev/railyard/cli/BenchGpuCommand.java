@@ -13,6 +13,7 @@ import dev.railyard.nativelib.FfmCuda;
 import dev.railyard.platform.HostRoot;
 import dev.railyard.report.FindingsText;
 import dev.railyard.report.Json;
+import dev.railyard.platform.NodeLock;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -56,8 +57,17 @@ public final class BenchGpuCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Mixin
+    NodeLockOption nodeLock;
+
     @Override
     public Integer call() {
+        try (NodeLock held = nodeLock.acquire("bench gpu")) {
+            return measure();
+        }
+    }
+
+    private Integer measure() {
         // the arguments first: a typo is answered without loading CUDA or touching a GPU
         if (size < 1) throw new RailyardException.Usage("--size must be at least 1 byte", "e.g. --size 256M");
         if (iters < 1) throw new RailyardException.Usage("--iters must be at least 1", "e.g. --iters 20");

@@ -18,6 +18,7 @@ import dev.railyard.nativelib.FfmNccl;
 import dev.railyard.platform.Timings;
 import dev.railyard.report.Json;
 import dev.railyard.report.VerdictText;
+import dev.railyard.platform.NodeLock;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -136,6 +137,9 @@ public final class BenchNcclCommand implements Callable<Integer> {
     @Mixin
     SpecOption specOption = new SpecOption();
 
+    @Mixin
+    NodeLockOption nodeLock;
+
     @Spec
     CommandSpec spec;
 
@@ -163,10 +167,20 @@ public final class BenchNcclCommand implements Callable<Integer> {
                 .or(() -> specOption.load().flatMap(c -> c.expect().ncclBusbwGBps()));
         if (procs > 0) {
             NcclSession.open().close(); // a missing library is said once here, not once per rank
-            return LocalRankLauncher.launch(procs, spec.commandLine().getParseResult().originalArgs(),
-                    Duration.ofSeconds(procsTimeout), spec.commandLine().getErr());
+            try (NodeLock held = nodeLock.acquire("bench nccl --procs " + procs)) {
+                    return LocalRankLauncher.launch(procs, spec.commandLine().getParseResult().originalArgs(),
+                        Duration.ofSeconds(procsTimeout), spec.commandLine().getErr());
+            }
         }
         RankEnvironment env = RankEnvironment.detect(rank, nranks, device, rendezvous, System::getenv);
+        // one rank of many (mpirun, srun, --procs) runs beside its node's other ranks: the launcher of the job, or
+        // a single process driving every GPU, holds the node's lock
+        try (NodeLock held = env.multiProcess() ? null : nodeLock.acquire("bench nccl")) {
+            return measure(cfg, floor, env);
+        }
+    }
+
+    private Integer measure(NcclBenchConfig cfg, Optional<Double> floor, RankEnvironment env) throws Exception {
         int ranksHere = env.multiProcess() ? env.nranks() : ngpus;
         if (root >= ranksHere && (cfg.collective() == Collective.BROADCAST || cfg.collective() == Collective.REDUCE)) {
             throw new RailyardException.Usage("--root-rank " + root + " but there are " + ranksHere + " ranks",

@@ -21,6 +21,7 @@ import dev.railyard.platform.CommandRunner;
 import dev.railyard.platform.HostRoot;
 import dev.railyard.report.Json;
 import dev.railyard.spec.SpecReader;
+import dev.railyard.platform.NodeLock;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -152,8 +153,19 @@ public final class BenchRdmaCommand implements Callable<Integer> {
                   Optional<Double> linkGbps, int exitCode, boolean timedOut, PerftestResult result,
                   List<Finding> findings) {}
 
+    @Mixin
+    NodeLockOption nodeLock;
+
+    /** The client measures; the server side only answers it, as a loopback pair's server does beside its client. */
     @Override
     public Integer call() {
+        if (side != PerftestPair.Side.CLIENT) return measure();
+        try (NodeLock held = nodeLock.acquire("bench rdma client")) {
+            return measure();
+        }
+    }
+
+    private Integer measure() {
         // every argument is judged before the machine is probed: a typo is a usage error (2), not "no RDMA device" (3)
         if (duration != null && duration < 1) {
             throw new RailyardException.Usage("--duration must be at least 1 second, got " + duration, "e.g. --duration 10");

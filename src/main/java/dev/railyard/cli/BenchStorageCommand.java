@@ -15,6 +15,7 @@ import dev.railyard.model.Severity;
 import dev.railyard.platform.CommandRunner;
 import dev.railyard.report.Json;
 import dev.railyard.spec.SpecReader;
+import dev.railyard.platform.NodeLock;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Command;
@@ -129,8 +130,17 @@ public final class BenchStorageCommand implements Callable<Integer> {
     /** What --format json prints. */
     record Report(String file, List<Measured> results, boolean complete, List<Finding> findings) {}
 
+    @Mixin
+    NodeLockOption nodeLock;
+
     @Override
     public Integer call() {
+        try (NodeLock held = nodeLock.acquire("bench storage")) {
+            return measure();
+        }
+    }
+
+    private Integer measure() {
         if (runtime < 1) throw new RailyardException.Usage("--runtime must be at least 1 second", "e.g. --runtime 10");
         if (size != null) checkSize("--size", size);
         checkSize("--bs", blockSize);

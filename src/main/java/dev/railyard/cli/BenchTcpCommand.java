@@ -17,6 +17,7 @@ import dev.railyard.model.TcpResult;
 import dev.railyard.platform.IoErrors;
 import dev.railyard.report.Json;
 import dev.railyard.report.VerdictText;
+import dev.railyard.platform.NodeLock;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -77,6 +78,10 @@ public final class BenchTcpCommand implements Runnable {
 
         @Option(names = "--once", description = "Exit after serving one client run (all of its streams).")
         boolean once;
+
+        /** Accepted from validate; a server only answers its clients, which hold the node's lock. */
+        @Mixin
+        NodeLockOption nodeLock;
 
         @Spec
         CommandSpec spec;
@@ -172,8 +177,17 @@ public final class BenchTcpCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
+        @Mixin
+        NodeLockOption nodeLock;
+
         @Override
         public Integer call() throws IOException {
+            try (NodeLock held = nodeLock.acquire("bench tcp client")) {
+                return measure();
+            }
+        }
+
+        private Integer measure() throws IOException {
             ClientSettings settings = settings();
             Optional<ClusterSpec.Expect> specExpect = specOption.load().map(ClusterSpec::expect);
             Optional<Double> floor = Optional.ofNullable(expectGbps).or(() -> specExpect.flatMap(ClusterSpec.Expect::tcpGbps));

@@ -64,7 +64,7 @@ public final class ClusterValidation {
                              RunRecorder recorder, Progress progress, Clock clock, String runId) {
         this.spec = spec;
         this.specBase64 = specBase64;
-        this.launcher = new StopNoticingLauncher(launcher);
+        this.launcher = new StopNoticingLauncher(new InRunLauncher(launcher, runId));
         this.settings = settings;
         this.recorder = recorder;
         this.progress = progress;

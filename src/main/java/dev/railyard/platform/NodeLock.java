@@ -1,0 +1,158 @@
+package dev.railyard.platform;
+
+import dev.railyard.model.RailyardException;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * One measurement at a time on a node: two benchmarks (or two validate runs' benchmarks) at once each measure half
+ * a NIC, half a GPU or half a disk and both report it as the node's. The lock is the kernel's (fcntl) on a file in a
+ * lock directory, named after the node, so the kernel drops it when the process ends, however it ends.
+ *
+ * <p>A benchmark run by hand takes it exclusively. The steps of one validate run take it shared: a run's loopback
+ * server and client, or its GPU and storage steps, run side by side on a node by design. A hand-run benchmark
+ * during a validate run, or a validate step during a hand-run benchmark, is refused at once with who holds it.
+ *
+ * <p>The directory is {@code RAILYARD_LOCK_DIR} (environment) or the {@code railyard.lockDir} system property when
+ * set, else /run/lock where it can be written, else the temporary directory. The file's name carries the node's
+ * name ({@code RAILYARD_NODE}, else the host name), so nodes that share a lock directory (network-namespace nodes of
+ * one machine) never lock each other out, and test runs of separate checkouts each point it at their own directory.
+ */
+public final class NodeLock implements AutoCloseable {
+
+    /** How a run holds the lock: alone (a benchmark run by hand), or beside the other steps of one validate run. */
+    public enum Mode { ALONE, STEP_OF_RUN }
+
+    private final FileChannel channel;
+    private final FileLock lock;
+
+    private NodeLock(FileChannel channel, FileLock lock) {
+        this.channel = channel;
+        this.lock = lock;
+    }
+
+    /**
+     * Takes this node's lock for {@code what} ("bench tcp client"), or says who holds it (exit 3): never waits.
+     * {@code run} is the validate run a step belongs to, empty for a benchmark run by hand.
+     */
+    public static NodeLock acquire(String what, Optional<String> run) {
+        return acquire(what, run, lockDir(System::getenv), nodeName(System::getenv));
+    }
+
+    static NodeLock acquire(String what, Optional<String> run, Path dir, String node) {
+        Path file = dir.resolve("railyard-bench-" + safe(node) + ".lock");
+        FileChannel channel;
+        try {
+            Files.createDirectories(dir);
+            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            throw new RailyardException.MissingPrerequisite("cannot open the benchmark lock " + file + ": "
+                    + IoErrors.describe(e), "set RAILYARD_LOCK_DIR to a directory this user can write");
+        }
+        boolean shared = run.isPresent();
+        FileLock lock;
+        boolean heldHere = false;
+        try {
+            lock = channel.tryLock(0, Long.MAX_VALUE, shared);
+        } catch (OverlappingFileLockException e) {
+            // this very process holds it (steps run inside validate's own JVM): a step shares it. The descriptor
+            // stays open either way: closing any descriptor of the file drops this process's fcntl locks on it
+            if (shared) return new NodeLock(channel, null);
+            lock = null;
+            heldHere = true;
+        } catch (IOException e) {
+            close(channel);
+            throw new RailyardException.MissingPrerequisite("cannot take the benchmark lock " + file + ": "
+                    + IoErrors.describe(e), "check " + dir + " (a full or read-only file system?)");
+        }
+        if (lock == null) {
+            String holder = holder(channel);
+            if (!heldHere) close(channel);
+            throw new RailyardException.MissingPrerequisite("another railyard benchmark is running on " + node
+                    + (holder.isEmpty() ? "" : " (" + holder + ")") + "; " + what + " would measure the node "
+                    + "while it is busy", "let it finish, then run this again (the lock: " + file + ")");
+        }
+        try {
+            String line = (run.map(r -> "steps of validate run " + r).orElse(what + ", pid "
+                    + ProcessHandle.current().pid())) + ", since " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + "\n";
+            if (!shared) channel.truncate(0);
+            channel.write(ByteBuffer.wrap(line.getBytes(StandardCharsets.UTF_8)), 0);
+        } catch (IOException e) {
+            // who holds it is a courtesy for the next one refused; the lock itself is taken
+        }
+        return new NodeLock(channel, lock);
+    }
+
+    /** RAILYARD_LOCK_DIR, the railyard.lockDir property, /run/lock where it can be written, else java.io.tmpdir. */
+    static Path lockDir(Function<String, String> env) {
+        String set = Optional.ofNullable(env.apply("RAILYARD_LOCK_DIR")).filter(s -> !s.isBlank())
+                .orElse(System.getProperty("railyard.lockDir", ""));
+        if (!set.isBlank()) return Path.of(set);
+        Path run = Path.of("/run/lock");
+        return Files.isDirectory(run) && Files.isWritable(run) ? run : Path.of(System.getProperty("java.io.tmpdir"));
+    }
+
+    /** RAILYARD_NODE, else the kernel's host name, else "localhost". */
+    static String nodeName(Function<String, String> env) {
+        String set = env.apply("RAILYARD_NODE");
+        if (set != null && !set.isBlank()) return set.strip();
+        try {
+            String h = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
+            if (!h.isEmpty()) return h;
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or no procfs: the fallback names the lock
+        }
+        return "localhost";
+    }
+
+    /** A node's name as one file-name word: anything outside [A-Za-z0-9._-] becomes '_'. */
+    static String safe(String node) {
+        String s = node.replaceAll("[^A-Za-z0-9._-]", "_");
+        return s.isEmpty() || s.startsWith(".") ? "_" + s : s;
+    }
+
+    /** "bench tcp client, pid 1234, since ..." as the holder wrote it; empty when it could not be read. */
+    private static String holder(FileChannel channel) {
+        try {
+            ByteBuffer buf = ByteBuffer.allocate(200);
+            int n = channel.read(buf, 0);
+            return n <= 0 ? "" : new String(buf.array(), 0, n, StandardCharsets.UTF_8).strip().lines().findFirst()
+                    .orElse("");
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private static void close(FileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // the first failure is the one to report
+        }
+    }
+
+    @Override
+    public void close() {
+        // a step that shares its own JVM's lock holds no FileLock and must not close the descriptor: closing any
+        // descriptor of the file drops this process's fcntl locks on it
+        if (lock == null) return;
+        try {
+            lock.release();
+            channel.close();
+        } catch (IOException e) {
+            // closing the channel drops the lock whatever happened; the kernel does at exit in any case
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package dev.railyard.platform;
+
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * A second process for NodeLockTest: takes a node's benchmark lock (args: lock directory, node, validate run or
+ * "-" for a benchmark run by hand, what it runs), says so, and holds it until stdin closes.
+ */
+public final class NodeLockHolder {
+
+    private NodeLockHolder() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Optional<String> run = args[2].equals("-") ? Optional.empty() : Optional.of(args[2]);
+        try (NodeLock lock = NodeLock.acquire(args[3], run, Path.of(args[0]), args[1])) {
+            System.out.println("held");
+            System.out.flush();
+            while (System.in.read() >= 0) {
+                // wait for the test to close our stdin
+            }
+        }
+    }
+}

@@ -26,7 +26,7 @@ class BenchVerdictsTest {
         PerftestResult r = perftest.parse(RealSamples.body("bench/perftest/seed-001-ib_write_bw-and-lat-mlx4-40g.txt"));
         Finding f = BenchVerdicts.rdmaBandwidth("mlx4_0:2", r, 40, 0.90);
         assertThat(f.severity()).isEqualTo(Severity.PASS);
-        // perftest's MB is 2^20 bytes: 4554.47 MB/s = 38.2 Gb/s = 95.5 % of 40G (the seed's "36.4 Gbps, ~91 %"
+        // perftest's MB is 2^20 bytes: 4554.47 MB/s = 38.2 Gb/s = 95.5 % of 40G (the homelab write-up's "36.4 Gbps, ~91 %"
         // converts with 10^6 bytes; either way it clears the 90 % bar).
         assertThat(f.observed()).isEqualTo("4554.47 MB/sec = 38.2 Gb/s at 65536 B = 95.5% of 40 Gb/s");
         assertThat(f.id()).isEqualTo("bench.rdma.bw");
@@ -34,7 +34,7 @@ class BenchVerdictsTest {
 
     @Test
     void tenGigOnA40GPortSaysReplaceTheCable() {
-        // The seed's troubleshooting row: "Low bandwidth (~1139 MB/sec = 10G) | Bad cable or 10G negotiation".
+        // The homelab write-up's troubleshooting row: "Low bandwidth (~1139 MB/sec = 10G) | Bad cable or 10G negotiation".
         PerftestResult r = perftest.parse(MB_TABLE + " 65536      5000           1139.50            1139.20              0.018227\n");
         Finding f = BenchVerdicts.rdmaBandwidth("mlx4_0:2", r, 40, 0.90);
         assertThat(f.severity()).isEqualTo(Severity.FAIL);

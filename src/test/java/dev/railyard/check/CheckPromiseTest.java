@@ -354,7 +354,7 @@ class CheckPromiseTest {
     }
 
     /**
-     * The cluster checks that compare node facts, on seed 000's two servers (each the tuned seed000 tree, as the spec
+     * The cluster checks that compare node facts, on the homelab's two servers (each the tuned homelab tree, as the spec
      * binds them): one node's input garbled must not leave the cluster finding PASS. The facts go through the
      * inventory JSON that validate ships between nodes.
      */

@@ -32,9 +32,9 @@ import java.util.stream.Stream;
  */
 public final class CheckTrees {
 
-    /** The node's name in examples/s1-homelab-v100-roce.yaml (seed 000/001's first server). */
+    /** The node's name in examples/s1-homelab-v100-roce.yaml (the V100 homelab's first server). */
     public static final String NODE = "gpuserver1";
-    /** Where node_exporter's eth0 lives; renamed to the seed's ens6d1 by {@link #seed000}. */
+    /** Where node_exporter's eth0 lives; renamed to the homelab's ens6d1 by {@link #seed000}. */
     static final String ETH0 = "sys/devices/pci0000:00/0000:00:03.0/0000:03:00.0/net/eth0";
     static final String ENS6D1 = "sys/devices/pci0000:00/0000:00:03.0/0000:03:00.0/net/ens6d1";
 
@@ -73,9 +73,9 @@ public final class CheckTrees {
     }
 
     /**
-     * Seed 000's RoCE rail on the ConnectX-3 base: mlx4_0 port 2 in Ethernet mode (a ConnectX-3 Pro port set to ETH),
+     * The homelab's RoCE rail on the ConnectX-3 base: mlx4_0 port 2 in Ethernet mode (a ConnectX-3 Pro port set to ETH),
      * its netdev ens6d1 (node_exporter's eth0 under the name udev gives it, mtu 1500 as captured) and the port's GID
-     * table as seed 000's show_gids printed it (index 2 = RoCE v2 ::ffff:10.0.0.1).
+     * table as the homelab's show_gids printed it (index 2 = RoCE v2 ::ffff:10.0.0.1).
      */
     public static Path seed000(Path dir) throws IOException {
         connectx3(dir);

@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class GpuTopoChecksTreeTest {
 
     private static final ClusterSpec S1 = CheckTrees.example("s1-homelab-v100-roce.yaml");
-    /** Seed 000's GPU slots on one root port; the seed's ConnectX-3 sits on the other socket's root complex. */
+    /** The homelab's GPU slots on one root port; its ConnectX-3 sits on the other socket's root complex. */
     private static final String GPU0 = "pci0000:00/0000:00:01.1/0000:02:00.0/0000:03:00.0/0000:04:00.0";
     private static final String GPU1 = "pci0000:00/0000:00:01.1/0000:02:00.0/0000:03:01.0/0000:05:00.0";
 
@@ -136,7 +136,7 @@ class GpuTopoChecksTreeTest {
         assertThat(shared.severity()).isEqualTo(Severity.WARN);
         assertThat(shared.observed()).isEqualTo("2 GPUs, 1 compute rails bound in the spec");
         assertThat(shared.remediation()).startsWith("# GPUs share 1 NIC port(s): add HCAs");
-        // seed 001's two rails, one per V100
+        // the homelab's two rails, one per V100
         Finding rails = of(check(root, S1), RailCountCheck.ID, NODE);
         assertThat(rails.severity()).isEqualTo(Severity.PASS);
         assertThat(rails.observed()).isEqualTo("2 GPUs, 2 compute rails bound in the spec");

@@ -21,7 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Hand-built inventories for check tests, shaped like the seed systems (S1: gpuserver1 with 2 x V100 and mlx4_0
+ * Hand-built inventories for check tests, shaped like the example systems (the V100 homelab: gpuserver1 with 2 x V100 and mlx4_0
  * dual-port 40GbE RoCE). Records are immutable, so tests derive variants with the with* methods.
  */
 final class Inventories {
@@ -46,7 +46,7 @@ final class Inventories {
         return new RdmaPort.Gid(index, gid, Reading.of(type), Reading.of(netdev));
     }
 
-    /** Seed 000's GID table on mlx4_0:2 / ens6d1: 0,1 = link-local v1/v2, 2 = RoCE v2 ::ffff:10.0.0.1, 3 = v1. */
+    /** The homelab's GID table (show_gids) on mlx4_0:2 / ens6d1: 0,1 = link-local v1/v2, 2 = RoCE v2 ::ffff:10.0.0.1, 3 = v1. */
     static List<RdmaPort.Gid> seed000Gids() {
         return List.of(
                 gid(0, "fe80:0000:0000:0000:268a:07ff:fe52:aab1", RdmaPort.GidType.ROCE_V1, "ens6d1"),
@@ -129,7 +129,7 @@ final class Inventories {
         return new PcieTopology.Endpoint(kind, name, pci, Reading.of(0), Reading.absent("not needed"));
     }
 
-    /** The PRODUCT.md sketch spec for S1, reduced to what the checks read. */
+    /** examples/s1-homelab-v100-roce.yaml, reduced to what the checks read. */
     static ClusterSpec s1Spec() {
         ClusterSpec.Network rail0 = new ClusterSpec.Network("rail0", ClusterSpec.Role.COMPUTE,
                 Optional.of(ClusterSpec.LinkLayer.ETHERNET), Optional.of(40.0), Optional.of(9000),

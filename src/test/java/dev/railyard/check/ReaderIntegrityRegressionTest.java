@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * One test per finding of issue 13 ("What was found"), each reproducing its one mutation on a real tree and
+ * One test per reader defect the mutation fuzzer (ReaderMutationFuzzTest) found, each reproducing its one mutation on a real tree and
  * asserting the check that depended on it is no longer a PASS.
  */
 class ReaderIntegrityRegressionTest {

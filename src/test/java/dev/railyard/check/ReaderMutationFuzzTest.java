@@ -35,7 +35,7 @@ import java.util.concurrent.TimeoutException;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 13's mutation fuzzer: seeded mutants of eight real node trees, each run through every collector, every
+ * The readers' mutation fuzzer: seeded mutants of eight real node trees, each run through every collector, every
  * node check and the text and JSON reports. The oracle, per finding (check ID + subject) against the unmutated
  * tree: a mutated attribute never turns a finding into a PASS that was not one, never leaves a PASS standing with a
  * different observation (the garbage was taken for a valid value), no run exceeds its timeout, nothing throws, no

@@ -24,7 +24,7 @@ class StorageSeqVerdictTest {
 
     @Test
     void seed001Gpuserver1WritePassesAFloorOf2000() {
-        // seed 001: gpuserver1 sequential write 2103 MiB/s = 2103 * 1024 KiB/s in fio's JSON
+        // the homelab's fio: gpuserver1 sequential write 2103 MiB/s = 2103 * 1024 KiB/s in fio's JSON
         var f = new StorageSeqVerdict(2000).judge("gpuserver1", seqWrite(2103 * 1024));
         assertThat(f.severity()).isEqualTo(Severity.PASS);
         assertThat(f.observed()).isEqualTo("2103 MiB/s");

@@ -15,7 +15,7 @@ import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Seed 001's TCP numbers (27.4 Gb/s, 21.9 µs on 40GbE) against floors either side of them. */
+/** The homelab's TCP numbers (27.4 Gb/s, 21.9 µs on 40GbE) against floors either side of them. */
 class TcpBenchVerdictTest {
 
     private static BandwidthResult bw(double sent, Reading<ReceiverReport> received, StopReason.Kind stop) {

@@ -14,7 +14,7 @@ import java.util.stream.Stream;
 
 /**
  * One seeded mutation of one file (or symlink) in a node tree, undone afterwards so the next mutant starts from
- * the real tree again. The kinds are the ones issue 13's 2,400 mutants used.
+ * the real tree again. The kinds are the ones ReaderMutationFuzzTest's mutants use.
  */
 final class TreeMutation {
 

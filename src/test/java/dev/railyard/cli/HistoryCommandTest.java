@@ -43,7 +43,7 @@ class HistoryCommandTest {
         return new Run(code, out.toString(), err.toString());
     }
 
-    /** The fixture (back to back) and the same cluster an hour later "through a switch", as seed 001 plans it. */
+    /** The fixture (back to back) and the same cluster an hour later "through a switch", as the homelab write-up plans it. */
     Path twoRuns() {
         Path db = dir.resolve("history.db");
         ValidationReport before = ValidationReportFixture.report();

@@ -53,6 +53,34 @@ class RepositoryWordsTest {
         assertThat(hits).isEmpty();
     }
 
+    /** The same in test code, with the longer forms its comments used ("the seed's", "Seed S1", "Issue 13: ..."). */
+    private static final Pattern ELSEWHERE_IN_TESTS = Pattern.compile("(?i)\\bseeds?(?:'s?)? (?:0\\d\\d|S\\d)\\b"
+            + "|\\bthe seeds?'s?\\b|\\bseed systems?\\b|\\bPRODUCT\\.md\\b|\\bissue \\d+'s\\b|^\\s*(?:/\\*\\*|\\*|//)\\s*issue \\d+\\b");
+
+    /**
+     * The tests that guard against these words name them, and CheckIdTest compares the catalog with the product
+     * document it reads from the docs beside the checkout.
+     */
+    private static final List<String> NAME_THE_WORDS = List.of("Jargon.java", "RepositoryWordsTest.java",
+            "HelpPagesTest.java", "DiagnoseCorpusJargonTest.java", "TruthfulFindingsTest.java", "RenderJargonTest.java",
+            "CheckIdTest.java");
+
+    @Test
+    void testCodeSaysWhatItsDataIs() throws IOException {
+        List<String> hits = new ArrayList<>();
+        try (Stream<Path> s = Files.walk(Path.of("src/test/java"))) {
+            for (Path f : s.filter(p -> p.toString().endsWith(".java"))
+                    .filter(p -> !NAME_THE_WORDS.contains(p.getFileName().toString())).toList()) {
+                List<String> lines = Files.readAllLines(f);
+                for (int i = 0; i < lines.size(); i++) {
+                    Matcher m = ELSEWHERE_IN_TESTS.matcher(lines.get(i));
+                    if (m.find()) hits.add(f + ":" + (i + 1) + ": " + m.group());
+                }
+            }
+        }
+        assertThat(hits).isEmpty();
+    }
+
     @Test
     void theReadmesMapNamesEveryPackage() throws IOException {
         String readme = Files.readString(Path.of("README.md"));

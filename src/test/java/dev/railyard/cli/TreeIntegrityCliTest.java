@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * Issue 13 through Main: a tree holding a FIFO, a link out of the root, a garbled counter and terminal escapes gives
+ * Reading a hostile node tree through Main: a tree holding a FIFO, a link out of the root, a garbled counter and terminal escapes gives
  * `inventory` and `check` their normal exits and output, never a hang, a stack trace or raw escapes.
  */
 class TreeIntegrityCliTest {

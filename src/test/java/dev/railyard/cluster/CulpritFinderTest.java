@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CulpritFinderTest {
 
     private static final double GOOD = 38.0;   // RDMA Gb/s on 40G, above the 36 Gb/s bar
-    private static final double BAD = 9.55;    // seed 000's ~1139 MB/s: a link that trained at 10G
+    private static final double BAD = 9.55;    // ~1139 MB/s on 40GbE: a link that trained at 10G
 
     private record Case(String name, int nodes, BiFunction<String, String, Double> rdma, List<String> expected) {}
 

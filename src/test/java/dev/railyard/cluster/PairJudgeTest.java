@@ -23,7 +23,7 @@ class PairJudgeTest {
 
     @Test
     void rdmaBandwidthIsJudgedAgainstEfficiencyTimesTheRate() {
-        // seed 001: 4554 MB/s on 40G = 38.2 Gb/s passes the 36 Gb/s bar; ~1139 MB/s = 9.6 Gb/s fails it
+        // the homelab's perftest: 4554 MB/s on 40G = 38.2 Gb/s passes the 36 Gb/s bar; ~1139 MB/s = 9.6 Gb/s fails it
         List<PairJudgement> j = judged(List.of(
                 PairFixtures.result("rail0", "n001", "n002", PairKind.RDMA_BANDWIDTH, 1, 4554 * 1.048576 * 8 / 1000),
                 PairFixtures.result("rail0", "n003", "n004", PairKind.RDMA_BANDWIDTH, 1, 1139 * 1.048576 * 8 / 1000)));

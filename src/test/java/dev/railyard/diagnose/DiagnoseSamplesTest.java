@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * `railyard diagnose -` end to end (Main's command line, stdin, captured writers) on every real perftest and
- * nccl-tests sample, the seed-000 troubleshooting rows, and garbled samples.
+ * nccl-tests sample, the homelab write-up's RDMA troubleshooting rows, and garbled samples.
  */
 class DiagnoseSamplesTest {
 
@@ -105,7 +105,7 @@ class DiagnoseSamplesTest {
         }
     }
 
-    /** Seed 000's "Troubleshooting RDMA" table, each row as the text a user would paste, and the seed's fix. */
+    /** The homelab write-up's "Troubleshooting RDMA" table, each row as the text a user would paste, and its fix. */
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
             "Port number 1 state is Down | - | 1 | Recognised: perftest;port is Down;--ib-port",

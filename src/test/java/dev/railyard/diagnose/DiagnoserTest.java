@@ -42,7 +42,7 @@ class DiagnoserTest {
         assertThat(r.diagnoses().getFirst().cause()).contains(causeWord);
     }
 
-    /** The seeds' troubleshooting rows, each fed the line the seed quotes. */
+    /** The example write-ups' troubleshooting rows, each fed the line the write-up quotes. */
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "Port number 1 state is Down | perftest.port-down | FAIL | --ib-port",

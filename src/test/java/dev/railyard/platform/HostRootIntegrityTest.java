@@ -14,7 +14,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-/** Issue 13: no read blocks, none is unbounded, none leaves the root, no number is narrowed. */
+/** Reading a node tree: no read blocks, none is unbounded, none leaves the root, no number is narrowed. */
 class HostRootIntegrityTest {
 
     /** Generous: the regression is a read that never returns, not a slow one. */

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
-/** The four seed systems' specs in examples/, and rendering them. */
+/** The four example systems' specs in examples/, and rendering them. */
 final class Examples {
 
     static final List<String> ALL = List.of("s1-homelab-v100-roce", "s2-dgx-spark-roce", "s3-r730-ib-qdr", "s4-h100-hdr");

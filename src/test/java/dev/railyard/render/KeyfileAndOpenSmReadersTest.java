@@ -63,7 +63,7 @@ class KeyfileAndOpenSmReadersTest {
         return runner.run(argv, TIMEOUT);
     }
 
-    /** Seed S1 (two RoCE rails at MTU 9000) as if its nodes ran RHEL: Ethernet keyfiles beside S3's IPoIB ones. */
+    /** The V100 homelab (two RoCE rails at MTU 9000) as if its nodes ran RHEL: Ethernet keyfiles beside S3's IPoIB ones. */
     private static ClusterSpec s1AsRhel() throws IOException {
         String text = Files.readString(Path.of("examples", "s1-homelab-v100-roce.yaml"));
         assertThat(text).contains(", bmc: ");
@@ -104,7 +104,7 @@ class KeyfileAndOpenSmReadersTest {
                     .containsEntry("ipv4.may-fail", "true")
                     .containsEntry("ipv6.method", "disabled");
             if (b.infiniband()) {
-                // seed 003's ConnectX-4 on RHEL 8 and later: enhanced IPoIB, datagram only, at most 4092
+                // the R730 cluster's ConnectX-4 on RHEL 8 and later: enhanced IPoIB, datagram only, at most 4092
                 assertThat(s).containsEntry("connection.type", "infiniband")
                         .containsEntry("infiniband.transport-mode", "datagram")
                         .containsEntry("infiniband.mtu", "4092");

@@ -13,7 +13,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every file rendered for one node of each seed system against golden files in
+ * Every file rendered for one node of each example system against golden files in
  * src/test/resources/golden/render/EXAMPLE/NODE/. The goldens are the reviewed output, comments included: after a
  * deliberate change regenerate with -Dgolden.update=true and read the diff before committing.
  */

@@ -33,7 +33,7 @@ class RenderRulesTest {
         assertThat(paths("s4-h100-hdr", "compute01")).noneMatch(p -> p.contains("opensm"));
     }
 
-    /** GID 0 of an InfiniBand port is fe80:: plus the port GUID (here seed 000's node GUID 248a07030052aab0, + 1). */
+    /** GID 0 of an InfiniBand port is fe80:: plus the port GUID (here the homelab ConnectX-3 Pro's node GUID 248a07030052aab0, + 1). */
     @Test
     void openSmBindsThePortGuidFromTheInventory(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws java.io.IOException {
         java.nio.file.Path port = dir.resolve("sys/class/infiniband/mlx5_0/ports/1");

@@ -95,9 +95,9 @@ class RenderSlurmctldTest {
         }
     }
 
-    /** The rendered comment says slurmctld refuses seed 004's MaxConcurrentJobs: this is that claim, checked. */
+    /** The rendered comment says slurmctld refuses the H100 write-up's MaxConcurrentJobs: this is that claim, checked. */
     @Test
-    void slurmctldRefusesSeed004sMaxConcurrentJobs(@TempDir Path dir) throws Exception {
+    void slurmctldRefusesTheH100WriteUpsMaxConcurrentJobs(@TempDir Path dir) throws Exception {
         ClusterSpec spec = Examples.spec("s4-h100-hdr");
         try (NetworkNamespace ns = new NetworkNamespace(ip.toString())) {
             Path conf = config(dir, spec, "compute01", "MaxConcurrentJobs=64\n");

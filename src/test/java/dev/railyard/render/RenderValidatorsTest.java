@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The rendered files of every node of the four seed systems, read by the programs that read them on a node:
+ * The rendered files of every node of the four example systems, read by the programs that read them on a node:
  * netplan generate, promtool check config and systemd-analyze verify. Each validator is also shown a broken file,
  * so a validator that accepts everything cannot pass these tests.
  */

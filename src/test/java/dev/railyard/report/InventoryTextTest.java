@@ -31,7 +31,7 @@ class InventoryTextTest {
                 List.of(), List.of(), topology, empty.xidEvents());
     }
 
-    /** Values as nvidia-smi -q prints them for a V100 of seed S1 (ml-engineering's excerpt for the remap case). */
+    /** Values as nvidia-smi -q prints them for a V100 of the homelab example (ml-engineering's excerpt for the remap case). */
     @Test
     void nvmlGpuTakesTwoLinesAfterItsIdentity() {
         Gpu v100 = new Gpu(0, "00000000:3B:00.0", Gpu.Source.NVML, Reading.of("Tesla V100-PCIE-16GB"),

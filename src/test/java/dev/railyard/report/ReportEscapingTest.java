@@ -13,7 +13,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Issue 13: values from a node tree are cut when long and never reach a terminal as escape sequences. */
+/** Values from a node tree are cut when long and never reach a terminal as escape sequences. */
 class ReportEscapingTest {
 
     private static final String RED = "\u001b[31mOK\u001b[0m";

@@ -24,8 +24,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A hand-built validate run shaped like seed 001's homelab grown to four nodes: two RoCE rails at 40 Gb/s, the
- * cable between gpu1 and gpu3 on rail0 negotiated at 10G (seed 001's "~1139 MB/s: bad cable", retested, named the
+ * A hand-built validate run shaped like the V100 homelab example grown to four nodes: two RoCE rails at 40 Gb/s, the
+ * cable between gpu1 and gpu3 on rail0 negotiated at 10G (~1139 MB/s, the homelab write-up's "bad cable" figure, retested, named the
  * culprit), gpu4's sshd down (unreachable: its pairs not run, one failed). Strings carry HTML and Markdown
  * characters so every form's escaping is exercised.
  */

@@ -18,7 +18,7 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The four seed systems as example specs: each reads, and carries the names and numbers its seed states. */
+/** The four example specs (V100 homelab, DGX Spark, R730 QDR, H100 HDR): each reads, and carries the names and numbers its system's write-up states. */
 class ExampleSpecsTest {
 
     static final Path EXAMPLES = Path.of("examples");

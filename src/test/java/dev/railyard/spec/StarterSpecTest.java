@@ -23,7 +23,7 @@ class StarterSpecTest {
 
     private static final Reading<String> NO_IPOIB = Reading.absent("not IPoIB");
 
-    /** gpuserver1 of seed 001: two V100, mlx4_0 ports 1 and 2 up at 40G on ens6 / ens6d1, enp5s0 on the LAN. */
+    /** gpuserver1 of the V100 homelab: two V100, mlx4_0 ports 1 and 2 up at 40G on ens6 / ens6d1, enp5s0 on the LAN. */
     static NodeInventory gpuserver1() {
         return InventoryFixture.node("gpuserver1.lab",
                 InventoryFixture.nvml("580.126.09", "13.0", "Tesla V100-PCIE-16GB", "Tesla V100-PCIE-16GB"),

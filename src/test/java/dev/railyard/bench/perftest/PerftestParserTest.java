@@ -180,7 +180,7 @@ class PerftestParserTest {
 
     @Test
     void cpuFrequencyWarningInsideALatencyTableIsAWarningNotARow() {
-        // Layout of perftest 4.x ib_write_lat; the warning line is the one seed 001 quotes.
+        // Layout of perftest 4.x ib_write_lat; the warning line is the one the homelab write-up quotes.
         String out = """
                  #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec]
                 Conflicting CPU frequency values detected: 1200.000000 != 3600.000000

@@ -25,7 +25,7 @@ class PerftestRunnerTest {
     @TempDir
     Path dir;
 
-    /** Seed 000's mlx4_0 port 2: RoCE v1 and v2 GIDs for fe80:: and for 10.0.0.1, the v2 IPv4 one at index 2. */
+    /** The homelab's mlx4_0 port 2: RoCE v1 and v2 GIDs for fe80:: and for 10.0.0.1, the v2 IPv4 one at index 2. */
     private static RdmaPort seedPort() {
         List<RdmaPort.Gid> gids = List.of(
                 gid(0, "fe80:0000:0000:0000:268a:07ff:fe52:aab1", RdmaPort.GidType.ROCE_V1),

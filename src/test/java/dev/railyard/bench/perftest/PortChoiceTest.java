@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 public class PortChoiceTest {
 
-    // --- seed 000 / 001: gpuserver1, mlx4_0 port 1 on ens6 (10.0.1.1), port 2 on ens6d1 (10.0.0.1), NUMA node 0 ---
+    // --- the V100 homelab: gpuserver1, mlx4_0 port 1 on ens6 (10.0.1.1), port 2 on ens6d1 (10.0.0.1), NUMA node 0 ---
 
     static RdmaPort.Gid gid(int i, String g, RdmaPort.GidType t, String netdev) {
         return new RdmaPort.Gid(i, g, Reading.of(t), Reading.of(netdev));
@@ -44,7 +44,7 @@ public class PortChoiceTest {
                 Reading.of(0), Reading.of(0), gids, Map.of(), Map.of());
     }
 
-    /** Seed 000's show_gids for mlx4_0: link-local v1/v2 at 0/1, the IPv4 GIDs v2 at 2 and v1 at 3, per port. */
+    /** The homelab's show_gids for mlx4_0: link-local v1/v2 at 0/1, the IPv4 GIDs v2 at 2 and v1 at 3, per port. */
     static List<RdmaPort.Gid> gids(String netdev, String ipv4Tail) {
         return List.of(
                 gid(0, "fe80:0000:0000:0000:268a:07ff:fe52:aab1", RdmaPort.GidType.ROCE_V1, netdev),

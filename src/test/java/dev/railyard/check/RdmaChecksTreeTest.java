@@ -76,7 +76,7 @@ class RdmaChecksTreeTest {
         assertThat(phys.remediation()).startsWith("# no cable or no peer: seat the QSFP cable/DAC")
                 .endsWith("\ncat /sys/class/infiniband/mlx5_5/ports/1/phys_state");
         Finding state = of(f, RdmaPortCheck.STATE, "mlx5_5:1");
-        assertThat(state.severity()).as("seed 002: an unused port may be down").isEqualTo(Severity.WARN);
+        assertThat(state.severity()).as("a DGX Spark cables one of its four ports: an unused port may be down").isEqualTo(Severity.WARN);
         assertThat(state.remediation()).contains("ibv_devinfo -d mlx5_5").contains("ib_write_bw --ib-port=1");
     }
 

@@ -2,6 +2,7 @@ package dev.railyard.cli;
 
 import dev.railyard.bench.tcp.Units;
 import dev.railyard.cluster.ClusterValidation;
+import dev.railyard.cluster.Endurance;
 import dev.railyard.cluster.Launcher;
 import dev.railyard.cluster.LocalLauncher;
 import dev.railyard.cluster.Progress;
@@ -93,6 +94,17 @@ public final class ValidateCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true)
     Depth depth;
 
+    @Option(names = "--soak", paramLabel = "DUR",
+            description = "After the benchmarks, repeat NCCL all_reduce and the pair bandwidth tests for this long "
+                    + "(e.g. 30m, 2h); every RDMA port's error counters are compared before and after, and each "
+                    + "figure's min, median and spread judged (soak.busbw, soak.counters).")
+    String soak;
+
+    @Option(names = "--burn", paramLabel = "DUR", arity = "0..1", fallbackValue = "10m",
+            description = "Before any fabric test, run 'railyard burn --duration DUR' on every node with GPUs, all "
+                    + "nodes at once (default DUR: ${FALLBACK-VALUE}): nodes, then fabric.")
+    String burn;
+
     @Option(names = "--out", paramLabel = "DIR", description = "Report directory (default: ./railyard-report-<run id>/).")
     Path out;
 
@@ -140,7 +152,7 @@ public final class ValidateCommand implements Callable<Integer> {
         RunRecorder recorder = recorder(err);
         Progress progress = terminal() ? Progress.terminal(err, clock) : Progress.lines(err, clock);
         ClusterValidation validation = new ClusterValidation(cluster, specText.map(SpecHandoff::encode), launcher, settings,
-                recorder, progress, clock, runId);
+                endurance(), recorder, progress, clock, runId);
         progress.note("validate " + runId + ": " + cluster.cluster() + ", " + cluster.nodes().size() + " node"
                 + (cluster.nodes().size() == 1 ? "" : "s") + " through the " + launcher.name() + " launcher"
                 + (specFile == null ? " (no --spec: this machine alone)" : ""));
@@ -194,6 +206,22 @@ public final class ValidateCommand implements Callable<Integer> {
                     "a pair test runs two steps at once (server and client)");
         }
         return ValidateSettings.of(depth != null && depth.full, maxParallel, timeout);
+    }
+
+    private Endurance endurance() {
+        return new Endurance(window("--burn", burn), window("--soak", soak));
+    }
+
+    private static Optional<Duration> window(String option, String text) {
+        if (text == null) return Optional.empty();
+        Duration d;
+        try {
+            d = Units.parseDuration(text);
+        } catch (IllegalArgumentException e) {
+            throw new RailyardException.Usage(option + ": " + e.getMessage(), "e.g. " + option + " 30m");
+        }
+        if (d.isZero() || d.isNegative()) throw new RailyardException.Usage(option + " must be positive", "e.g. " + option + " 30m");
+        return Optional.of(d);
     }
 
     private Optional<String> specText() {

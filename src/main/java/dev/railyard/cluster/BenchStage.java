@@ -125,7 +125,7 @@ final class BenchStage {
         }
     }
 
-    private void nccl(List<NodeStage.NodeResult> done, Output out) throws InterruptedException {
+    void nccl(List<NodeStage.NodeResult> done, Output out) throws InterruptedException {
         List<NodeStage.NodeResult> withGpus = done.stream().filter(n -> n.gpuCount() > 0).toList();
         if (withGpus.isEmpty()) {
             NodeStage.NodeResult any = done.isEmpty() ? null : done.getFirst();

@@ -43,6 +43,7 @@ public final class ClusterValidation {
     private final Optional<String> specBase64;
     private final StopNoticingLauncher launcher;
     private final ValidateSettings settings;
+    private final Endurance endurance;
     private final RunRecorder recorder;
     private final Progress progress;
     private final Clock clock;
@@ -62,6 +63,12 @@ public final class ClusterValidation {
 
     public ClusterValidation(ClusterSpec spec, Optional<String> specBase64, Launcher launcher, ValidateSettings settings,
                              RunRecorder recorder, Progress progress, Clock clock, String runId) {
+        this(spec, specBase64, launcher, settings, Endurance.none(), recorder, progress, clock, runId);
+    }
+
+    public ClusterValidation(ClusterSpec spec, Optional<String> specBase64, Launcher launcher, ValidateSettings settings,
+                             Endurance endurance, RunRecorder recorder, Progress progress, Clock clock, String runId) {
+        this.endurance = endurance;
         this.spec = spec;
         this.specBase64 = specBase64;
         this.launcher = new StopNoticingLauncher(new InRunLauncher(launcher, runId));
@@ -119,6 +126,13 @@ public final class ClusterValidation {
 
         clusterFindings.addAll(clusterChecks());
         recorder.findingsAdded(runId, "cluster", List.copyOf(clusterFindings));
+        if (endurance.burn().isPresent()) {
+            // nodes, then fabric: every GPU loaded before any pair test, as acceptance tests order it
+            new BurnStage(launcher, spec, settings, slots, progress).run(orderedNodes(), endurance.burn().get(), bench);
+            recorder.findingsAdded(runId, "burn", List.copyOf(bench.findings()));
+            stopIfAStepWasStopped();
+        }
+        int afterBurn = bench.findings().size();
 
         Set<String> usable = nodes.values().stream().filter(NodeStage.NodeResult::completed).map(n -> n.outcome().node())
                 .collect(Collectors.toSet());
@@ -138,10 +152,21 @@ public final class ClusterValidation {
         List<NodeStage.NodeResult> ordered = orderedNodes();
         progress.addSteps(BenchStage.steps(ordered, settings.full()));
         new BenchStage(launcher, spec, settings, slots, progress, commandLine).run(ordered, bench);
-        recorder.findingsAdded(runId, "bench", List.copyOf(bench.findings()));
+        recorder.findingsAdded(runId, "bench", List.copyOf(bench.findings().subList(afterBurn, bench.findings().size())));
         bench.curves().forEach(c -> recorder.curveMeasured(runId, c));
         recorder.measured(runId, List.copyOf(bench.measurements()));
         stopIfAStepWasStopped();
+
+        if (endurance.soak().isPresent()) {
+            // the soak's findings and figures join the benchmarks' in the report; the history keeps them apart
+            int findings = bench.findings().size();
+            int measured = bench.measurements().size();
+            new SoakStage(new SoakTraffic(spec, launcher, settings, slots, progress, lost, clock, runId, commandLine),
+                    clock, endurance.soak().get()).run(orderedNodes(), bench);
+            recorder.findingsAdded(runId, "soak", List.copyOf(bench.findings().subList(findings, bench.findings().size())));
+            recorder.measured(runId, List.copyOf(bench.measurements().subList(measured, bench.measurements().size())));
+            stopIfAStepWasStopped();
+        }
 
         ValidationReport report = report(true);
         recorder.runFinished(runId, report.finishedAt().orElse(clock.now()), report.severity());

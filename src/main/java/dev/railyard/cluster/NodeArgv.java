@@ -1,5 +1,6 @@
 package dev.railyard.cluster;
 
+import dev.railyard.cluster.NodeRequest.Burn;
 import dev.railyard.cluster.NodeRequest.Check;
 import dev.railyard.cluster.NodeRequest.GpuCopy;
 import dev.railyard.cluster.NodeRequest.Inventory;
@@ -77,6 +78,8 @@ final class NodeArgv {
             case NcclRank r -> a.addAll(List.of("bench", "nccl", "all_reduce", "-b", "8", "-e", r.maxBytes(),
                     "--rank", String.valueOf(r.rank()), "--nranks", String.valueOf(r.nranks()),
                     "--device", String.valueOf(r.device()), "--rendezvous", r.rendezvous(), "--format", "json"));
+            case Burn(Duration duration) -> a.addAll(List.of("burn", "--duration", duration.toSeconds() + "s",
+                    "--format", "json"));
         }
         return List.copyOf(a);
     }
@@ -104,6 +107,7 @@ final class NodeArgv {
         if (head.startsWith("bench gpu")) return new Options(argv, 2, 0).gpuCopy();
         if (head.startsWith("bench storage")) return new Options(argv, 2, 0).storage();
         if (head.startsWith("bench nccl all_reduce")) return new Options(argv, 3, 0).nccl();
+        if (head.startsWith("burn")) return new Options(argv, 1, 0).burn();
         throw new IllegalArgumentException("not a node request: " + String.join(" ", argv));
     }
 
@@ -192,6 +196,11 @@ final class NodeArgv {
             if (values.containsKey("-g")) return done(new NcclLocal(maxBytes, integer("-g")));
             return done(new NcclRank(maxBytes, integer("--rank"), integer("--nranks"), integer("--device"),
                     value("--rendezvous")));
+        }
+
+        Burn burn() {
+            require("--format", "json");
+            return done(new Burn(Duration.ofSeconds(number(value("--duration"), "s"))));
         }
 
         private <T> T done(T request) {

@@ -71,4 +71,11 @@ sealed interface NodeRequest {
 
     /** One rank of a multi-node NCCL all_reduce on GPU {@code device}, meeting at {@code rendezvous} (host:port). */
     record NcclRank(String maxBytes, int rank, int nranks, int device, String rendezvous) implements NodeRequest {}
+
+    /** {@code railyard burn}: every GPU of the node at full load for {@code duration} (whole seconds). */
+    record Burn(Duration duration) implements NodeRequest {
+        public Burn {
+            duration = Duration.ofSeconds(duration.toSeconds());
+        }
+    }
 }

@@ -55,6 +55,10 @@ public enum CheckId {
     RDMA_COUNTERS_SATURATED("rdma.counters.saturated",
             "an error counter at its width's maximum (link_downed = 255): new errors are invisible until it is reset",
             Meaning.ADVICE),
+    VALIDATE_BURN("validate.burn", "validate --burn could not run railyard burn on a node, or it gave no verdict"),
+    SOAK_COUNTERS("soak.counters", "an RDMA port's error counter grew during validate --soak (named with its delta)"),
+    SOAK_BUSBW("soak.busbw", "over the soak's repetitions: the minimum or median below expect, a repetition without a "
+            + "result, or a spread of more than a tenth between the fastest and the slowest"),
     HOST_PCIE_LINK("host.pcie.link", "the kernel reports a device's PCIe link slower or narrower than it can run"),
     HOST_PCIE_AER("host.pcie.aer", "the kernel logs PCIe AER errors (corrected: WARN, uncorrected: FAIL)"),
     HOST_MEMORY_ECC("host.memory.ecc",

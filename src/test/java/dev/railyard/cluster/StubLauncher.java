@@ -88,6 +88,8 @@ final class StubLauncher implements Launcher {
     private StepResult answer(ClusterSpec.Node node, List<String> args, Duration timeout) throws InterruptedException {
         // read as a node would: an argv outside the node protocol fails the test here
         NodeRequest request = NodeArgv.read(args);
+        order.add(node.name() + " " + String.join(" ", args.subList(0, Math.min(3, args.size()))));
+        if (request instanceof NodeRequest.Burn && burn != null) return burn.answer(node.name(), args);
         if (request instanceof NodeRequest.Inventory) {
             if (inventoryTimesOut.contains(node.name())) {
                 return new StepResult(node.name(), args, StepStatus.TIMED_OUT, -1, "", "", timeout,
@@ -97,7 +99,8 @@ final class StubLauncher implements Launcher {
                 return new StepResult(node.name(), args, StepStatus.INTERRUPTED, -1, "", "", Duration.ZERO,
                         "stopped: the run was interrupted as this step started");
             }
-            return ok(node.name(), args, inventory(node.name()));
+            int call = inventoryCalls.computeIfAbsent(node.name(), k -> new AtomicInteger()).incrementAndGet();
+            return ok(node.name(), args, inventory(node.name(), call));
         }
         if (request instanceof NodeRequest.Check) {
             return ok(node.name(), args, "{\"schemaVersion\": 1, \"node\": \"" + node.name() + "\", \"findings\": ["
@@ -148,7 +151,7 @@ final class StubLauncher implements Launcher {
     }
 
     /** The netdevs of the node's bindings, at the spec's MTU and address, plus one GPU-less NVML reading. */
-    private String inventory(String node) {
+    private String inventory(String node, int call) {
         StringBuilder nets = new StringBuilder();
         for (ClusterSpec.Network n : spec.networks()) {
             ClusterSpec.Binding b = n.bind().get(node);
@@ -159,10 +162,31 @@ final class StubLauncher implements Launcher {
                     .append(", \"operState\": \"up\", \"addresses\": [")
                     .append(b.address().map(a -> "\"" + a + prefix + "\"").orElse("")).append("]}");
         }
-        return "{\"hostname\": \"" + node + "\", \"gpu\": {\"nvml\": {\"absent\": \"stub: no NVML\"}, \"gpus\": []},"
-                + " \"pciDevices\": [], \"rdmaDevices\": [{\"name\": \"mlx5_0\", \"firmwareVersion\": \"28.41.1000\"}],"
+        String gpus = String.join(", ", java.util.Collections.nCopies(gpusPerNode, "{\"index\": 0}"));
+        return "{\"hostname\": \"" + node + "\", \"gpu\": {\"nvml\": {\"absent\": \"stub: no NVML\"}, \"gpus\": [" + gpus + "]},"
+                + " \"pciDevices\": [], \"rdmaDevices\": [{\"name\": \"mlx5_0\", \"firmwareVersion\": \"28.41.1000\", \"ports\": ["
+                + ports.json(node, call) + "]}],"
                 + " \"interfaces\": [" + nets + "]}";
     }
+
+    /** The "ports" of mlx5_0 in a node's n-th inventory (validate's node stage takes the first): none unless set. */
+    interface Ports {
+        String json(String node, int call);
+    }
+
+    volatile Ports ports = (node, call) -> "";
+    /** GPUs each node's inventory lists (NVML present then). */
+    volatile int gpusPerNode;
+
+    /** What 'railyard burn' answers on a node; without it the stub has no answer (exit 3). */
+    interface Burn {
+        StepResult answer(String node, List<String> args);
+    }
+
+    volatile Burn burn;
+    /** Every step run, in order: "node first-three-args". */
+    final List<String> order = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final Map<String, AtomicInteger> inventoryCalls = new ConcurrentHashMap<>();
 
     /** When set, started servers run until closed, as real ones do; starts and closes are counted. */
     volatile boolean serversStayAlive;

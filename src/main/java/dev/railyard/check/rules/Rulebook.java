@@ -135,6 +135,19 @@ public final class Rulebook {
                     "load the RDMA driver", "DiagnosisCatalog");
             case RDMA_RETRY_EXCEEDED -> new RuleText(id, "work completions with retry exceeded", "none", "FAIL",
                     "the GID index, the MTU of both ends, the switch's RoCE settings", "DiagnosisCatalog");
+            case VALIDATE_BURN -> new RuleText(id, "the exit status and JSON findings of railyard burn on each node "
+                    + "validate --burn reached", "a verdict for every GPU", "exit 2 (no burn command), 3, or no "
+                    + "findings: UNKNOWN; killed, timed out or crashed: FAIL; no GPU: INFO",
+                    "run railyard burn on the node by hand, with the same railyard version", "BurnStage");
+            case SOAK_COUNTERS -> new RuleText(id, "every RDMA port's PMA error counters from the node stage's "
+                    + "inventory and again after the soak window", "no growth",
+                    "a counter that grew: FAIL with the port and the delta; one that went down (cleared) or stuck at "
+                    + "its width's maximum, or unread: UNKNOWN", "reseat or replace the cable or transceiver; mlxlink's "
+                    + "error history", "SoakCounterGrowth");
+            case SOAK_BUSBW -> new RuleText(id, "NCCL all_reduce busbw and each pair's bandwidth over the soak's "
+                    + "repetitions", "expect.nccl_busbw_gbps for NCCL; a spread (max - min) / median of 10 percent",
+                    "median or minimum below expect, or a repetition without a result: FAIL; spread above 10 "
+                    + "percent: WARN", "the pair and NCCL findings of the same run name the culprit", "SoakSpread");
             case HOST_PCIE_LINK -> new RuleText(id, "the kernel's PCIe link speed lines; lspci LnkSta against LnkCap",
                     "the device's capability", "slower or narrower: WARN", "reseat the device",
                     "LspciRecogniser, KernelEventVerdicts");

@@ -35,7 +35,7 @@ public final class SoakCounterGrowth {
 
     /** The counters the soak compares: the PMA error counters rdma.counters judges at rest. */
     public static List<String> errorCounters() {
-        return RdmaCountersCheck.ERRORS;
+        return dev.railyard.check.rules.RdmaCountersRule.ERRORS;
     }
 
     /**

@@ -30,12 +30,15 @@ public record IbportstateRecogniser() implements Recogniser {
 
     @Override
     public List<String> signatureLiterals() {
-        return List.of("LinkState:...", "PhysLinkState:...");
+        return List.of("LinkState:...", "PhysLinkState:...", "LinkWidthActive:...", "LinkSpeedActive:...");
     }
 
     @Override
     public boolean recognises(TextLines text) {
-        return text.lines().stream().anyMatch(l -> l.startsWith("LinkState:..") || l.startsWith("PhysLinkState:.."));
+        // a block cut above its LinkState (the tail of a longer ibportstate output) still shows the active width and
+        // speed, which no other tool prints in this dotted form
+        return text.lines().stream().anyMatch(l -> l.startsWith("LinkState:..") || l.startsWith("PhysLinkState:..")
+                || l.startsWith("LinkWidthActive:..") || l.startsWith("LinkSpeedActive:.."));
     }
 
     @Override
@@ -45,7 +48,10 @@ public record IbportstateRecogniser() implements Recogniser {
         String name = "port";
         int port = 0;
         Map<String, String> f = new HashMap<>();
+        int first = 0;
+        int i = 0;
         for (String l : text.lines()) {
+            i++;
             Matcher h = HEAD.matcher(l);
             if (h.find()) {
                 add(name, port, f, ports, numbers);
@@ -56,16 +62,24 @@ public record IbportstateRecogniser() implements Recogniser {
                 continue;
             }
             Matcher m = FIELD.matcher(l);
-            if (m.find()) f.put(m.group(1), m.group(2));
+            if (m.find()) {
+                f.put(m.group(1), m.group(2));
+                if (first == 0) first = i;
+            }
         }
         add(name, port, f, ports, numbers);
-        return new ToolReading(PastedPorts.judge(ports, PastedPorts.Rules.STATE_AND_RATE, text),
-                Parsed.none().withNumbers(numbers));
+        // verdicts about the whole block stand on its first field, so a paste that holds ibportstate beside another
+        // tool (ibstat after it) shows which lines this reading judged
+        List<Diagnosis> judged = new ArrayList<>();
+        for (Diagnosis d : PastedPorts.judge(ports, PastedPorts.Rules.STATE_AND_RATE, text)) {
+            judged.add(d.lineNumber() > 0 || first == 0 ? d : new Diagnosis(d.finding(), first, text.line(first), d.source()));
+        }
+        return new ToolReading(judged, Parsed.none().withNumbers(numbers));
     }
 
     private static void add(String name, int port, Map<String, String> f, List<RdmaPort> ports,
                             List<Measurement> numbers) {
-        if (!f.containsKey("LinkState")) return;
+        if (!f.containsKey("LinkState") && !f.containsKey("LinkWidthActive") && !f.containsKey("LinkSpeedActive")) return;
         Reading<RdmaPort.LinkRate> rate = PastedPorts.absent();
         Matcher w = WIDTH.matcher(f.getOrDefault("LinkWidthActive", ""));
         String speedText = f.getOrDefault("LinkSpeedActive", "");
@@ -81,7 +95,9 @@ public record IbportstateRecogniser() implements Recogniser {
         }
         Reading<Integer> lid = IbstatusRecogniser.lid(f.get("Lid"));
         Reading<Integer> sm = IbstatusRecogniser.lid(f.get("SMLid"));
-        ports.add(PastedPorts.port(name, port, Reading.of(PastedPorts.state(f.get("LinkState"))),
+        Reading<RdmaPort.PortState> state = f.containsKey("LinkState") ? Reading.of(PastedPorts.state(f.get("LinkState")))
+                : PastedPorts.absent();
+        ports.add(PastedPorts.port(name, port, state,
                 IbstatusRecogniser.present(f.get("PhysLinkState"), PastedPorts::physState), rate,
                 Reading.of("InfiniBand"), lid, sm, Map.of()));
     }

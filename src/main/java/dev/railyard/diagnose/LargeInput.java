@@ -8,19 +8,23 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
 /**
  * Input of any size, with memory that does not grow with it. The first {@link #HEAD} bytes decide what the input
  * is; a kernel log longer than that is read line by line into a {@link KernelLogSummary} (the same reader and
- * verdicts as a pasted log) and the catalog's rules, holding no line once it is read. Any other input is read whole,
- * as a paste is: tool output is kilobytes.
+ * verdicts as a pasted log) and the catalog's rules, holding no line once it is read. Any other input keeps its
+ * first and last MiB as a paste, its middle read by the catalog's rules only.
  */
 public final class LargeInput {
 
     /** Enough of a log to tell what it is; no tool's output that needs reading whole is longer in practice. */
     static final int HEAD = 1 << 20;
+    /** How much of the end of a long input of another tool is read as a paste, with the head. */
+    static final int TAIL = 1 << 20;
 
     private LargeInput() {
     }
@@ -42,10 +46,7 @@ public final class LargeInput {
             first = null;
         }
         in.reset();
-        if (first == null || first.tool() != ToolKind.KERNEL_LOG) {
-            Paste whole = Paste.read(in, name, cap);
-            return new Result(diagnoser.diagnose(whole, targets), whole.cut());
-        }
+        if (first == null || first.tool() != ToolKind.KERNEL_LOG) return ends(in, name, cap, diagnoser, targets);
         return stream(in, name, cap, diagnoser, head.removed());
     }
 
@@ -78,6 +79,59 @@ public final class LargeInput {
         DiagnosisReport report = new DiagnosisReport(ToolKind.KERNEL_LOG,
                 Diagnoser.merge(own.diagnoses(), rules.found(), Set.of()), own.parsed(), removed);
         return new Result(report, r.cut());
+    }
+
+    /**
+     * Any other tool's output longer than the head: its first {@link #HEAD} and last {@link #TAIL} characters are read
+     * as a paste (a tool's banner and settings come first, its result and errors last), and every line between them
+     * goes through the catalog's rules only, held no longer than that, so an error in the middle is still found and
+     * memory does not grow with the input.
+     */
+    private static Result ends(InputStream in, String name, long cap, Diagnoser diagnoser, DiagnoseTargets targets)
+            throws IOException {
+        DiagnosisCatalog.Scan rules = diagnoser.catalog().scan();
+        StringBuilder head = new StringBuilder();
+        ArrayDeque<String> tail = new ArrayDeque<>();
+        long[] tailChars = {0};
+        int[] n = {0, 0}; // lines read, lines in the head
+        PasteReader.Read r = new PasteReader(in, name, cap).read(new PasteReader.Sink() {
+            @Override
+            public void line(String line, int marks) {
+                take(line);
+            }
+
+            @Override
+            public void plain(byte[] bytes, int from, int to) {
+                take(new String(bytes, from, to - from, StandardCharsets.ISO_8859_1));
+            }
+
+            private void take(String line) {
+                int i = ++n[0];
+                if (head.length() < HEAD) {
+                    head.append(line).append('\n');
+                    n[1] = i;
+                    return;
+                }
+                tail.addLast(line);
+                tailChars[0] += line.length() + 1;
+                while (tailChars[0] > TAIL && tail.size() > 1) {
+                    int at = i - tail.size() + 1;
+                    String middle = tail.pollFirst();
+                    tailChars[0] -= middle.length() + 1;
+                    rules.line(middle, at);
+                }
+            }
+        });
+        int middle = n[0] - n[1] - tail.size();
+        for (String l : tail) head.append(l).append('\n');
+        DiagnosisReport ends = diagnoser.diagnose(Paste.of(head.toString()), targets);
+        List<String> ignored = new ArrayList<>(ends.ignored());
+        if (middle > 0) {
+            ignored.add(middle + " lines between the first and last MiB (lines " + (n[1] + 1) + " to " + (n[1] + middle)
+                    + "), read for errors only");
+        }
+        return new Result(new DiagnosisReport(ends.tool(), Diagnoser.merge(ends.diagnoses(), rules.found(), Set.of()),
+                ends.parsed(), ignored), r.cut());
     }
 
     /** At most {@code limit} bytes of a stream, so a mark on it is never invalidated by reading further. */

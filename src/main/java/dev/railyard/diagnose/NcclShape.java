@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  */
 final class NcclShape {
 
-    private static final Pattern LOG_HOST = Pattern.compile("^\\s*([\\w.\\-]{1,64}):\\d+:\\d+ \\[\\d+] ");
+    private static final Pattern LOG_HOST = Pattern.compile("^\\s*([\\w.\\-]{1,64}):\\d+:\\d+ \\[(\\d+)] ");
     private static final Pattern RANK_HOST = Pattern.compile("#\\s*Rank\\s+(\\d+) (?:Group\\s+\\d+ )?Pid\\s+\\d+ on\\s+(\\S+)");
     private static final Pattern COMM_RANK = Pattern.compile("NCCL INFO (?:comm \\S+ )?rank (\\d+) nranks (\\d+)");
     private static final double CLIFF = 0.7;
@@ -60,17 +60,55 @@ final class NcclShape {
         return hosts.size() == 1 && allRanks ? hosts : Set.of();
     }
 
-    /** On one host a transport verdict about the network (Socket, libibverbs) says nothing about the job. */
-    static List<Diagnosis> oneHost(List<Diagnosis> in, Set<String> hosts) {
-        if (hosts.size() != 1) return in;
+    /** A channel NCCL connected over the network ("... via NET/Socket/0"): ranks on more than one host. */
+    private static final Pattern VIA_NET = Pattern.compile("\\bvia NET/|\\bnNodes [2-9]|\\bnNodes \\d{2,}");
+
+    /**
+     * The one host the paste shows when it shows no other: every NCCL log line and rank-table line names it, and no
+     * channel goes over the network. Weaker than {@link #hosts}: a paste of one node's log of a larger job looks the
+     * same when it carries no channel lines, so it makes a network verdict a WARN, not an INFO.
+     */
+    static Optional<String> onlyHostSeen(TextLines text) {
+        Set<String> hosts = new TreeSet<>();
+        Set<String> gpus = new TreeSet<>();
+        for (String l : text.lines()) {
+            if (VIA_NET.matcher(l).find()) return Optional.empty();
+            Matcher m = LOG_HOST.matcher(l);
+            if (m.find() && l.contains("NCCL")) {
+                hosts.add(m.group(1));
+                gpus.add(m.group(2));
+            }
+            Matcher r = RANK_HOST.matcher(l);
+            if (r.find()) {
+                hosts.add(r.group(2));
+                gpus.add(r.group(1));
+            }
+        }
+        // one line of one GPU shows nothing of the job; several GPUs of one host and none elsewhere do
+        return hosts.size() == 1 && gpus.size() >= 2 ? Optional.of(hosts.iterator().next()) : Optional.empty();
+    }
+
+    /**
+     * On one host a transport verdict about the network (Socket, libibverbs) says nothing about the job: INFO where
+     * the paste proves one host, WARN where it only shows one (a FAIL needs a sign of a second host).
+     */
+    static List<Diagnosis> oneHost(List<Diagnosis> in, TextLines text) {
+        Set<String> proven = hosts(text);
+        Optional<String> seen = proven.size() == 1 ? Optional.empty() : onlyHostSeen(text);
+        if (proven.size() != 1 && seen.isEmpty()) return in;
         List<Diagnosis> out = new ArrayList<>();
         for (Diagnosis d : in) {
             String c = d.cause();
             boolean network = c.contains("libibverbs") || c.contains("Socket") || c.contains("NET/IB");
-            if (network && d.severity().atLeast(Severity.WARN)) {
+            if (network && proven.size() == 1 && d.severity().atLeast(Severity.WARN)) {
                 out.add(Diagnosis.of(d.finding().id(), Severity.INFO, d.subject(), "one host ("
-                        + hosts.iterator().next() + "): NCCL needs no network between GPUs of one node, so this "
+                        + proven.iterator().next() + "): NCCL needs no network between GPUs of one node, so this "
                         + "does not slow the job (" + c + ")", "", d.lineNumber(), d.line(), d.source()));
+            } else if (network && seen.isPresent() && d.severity() == Severity.FAIL) {
+                out.add(Diagnosis.of(d.finding().id(), Severity.WARN, d.subject(), "every NCCL line here is from "
+                        + seen.get() + " and no channel goes over the network: on one host NCCL needs no network "
+                        + "(NVLink, PCIe P2P or shared memory); if the job spans hosts, this is its path between them: " + c,
+                        d.fix(), d.lineNumber(), d.line(), d.source()));
             } else {
                 out.add(d);
             }

@@ -115,7 +115,7 @@ public record NcclTestsRecogniser() implements Recogniser {
                     + "NET line or WARN in the output", Rerun.andDiagnose("nothing to judge in the paste",
                     "nccl-tests.txt"), 0, "", "nccl-tests"));
         }
-        return new ToolReading(NcclShape.oneHost(out, NcclShape.hosts(text)), Parsed.of(r, numbers(r)));
+        return new ToolReading(NcclShape.oneHost(out, text), Parsed.of(r, numbers(r)));
     }
 
     private static Diagnosis transport(TextLines text, NcclNet net, NcclNet.Transport t) {

@@ -103,6 +103,41 @@ class DiagnoserTest {
         assertThat(r.diagnoses().get(1).cause()).startsWith("perftest could not open the device");
     }
 
+    /**
+     * horovod 685: ranks 0 and 1 of four, both on host ml3, NET/Socket and no channel over the network. Nothing shows
+     * a second host, so the fallback is a WARN that says so, not a FAIL; one line of one GPU (the ml-engineering
+     * sample) shows nothing of the job and stays a FAIL.
+     */
+    @Test
+    void socketOnSeveralGpusOfTheOnlyHostShownIsAWarnThatSaysSo() {
+        String text = PasteCorpusTest.load("diagnose/corpus/dev4/nccl-log-single-host-net-ib-zero-devices-horovod685.txt").text();
+        DiagnosisReport r = diagnoser.diagnose(text);
+        assertThat(r.worst()).isEqualTo(Severity.WARN);
+        assertThat(r.diagnoses()).anySatisfy(d -> assertThat(d.cause())
+                .startsWith("every NCCL line here is from ml3 and no channel goes over the network")
+                .contains("if the job spans hosts, this is its path between them: NCCL used NET/Socket"));
+        String oneLine = RealSample.text("bench/nccltests/ml-engineering-nccl-net-socket-enp67s0.txt");
+        assertThat(diagnoser.diagnose(oneLine).worst()).isEqualTo(Severity.FAIL);
+        String overTheNetwork = text + "ml3:32632:32662 [0] NCCL INFO Ring 00 : 3 -> 0 [receive] via NET/Socket/0\n";
+        assertThat(diagnoser.diagnose(overTheNetwork).worst()).isEqualTo(Severity.FAIL);
+    }
+
+    /**
+     * rdma-core 847: the tail of an ibportstate block (no LinkState line, FDR's extended speed) and then ibstat: one
+     * section per tool, the 56 Gb/s of both read.
+     */
+    @Test
+    void anIbportstateFragmentBeforeIbstatIsItsOwnSection() {
+        String text = PasteCorpusTest.load(
+                "diagnose/corpus/holdout4/mixed-ibportstate-fdr-then-ibstat-port1-disabled-rdmacore847.txt").text();
+        DiagnosisReport r = diagnoser.diagnose(text);
+        assertThat(r.tool()).isEqualTo(ToolKind.MIXED);
+        assertThat(r.diagnoses()).extracting(Diagnosis::subject).anyMatch(s -> s.startsWith(ToolKind.IBPORTSTATE.label()))
+                .anyMatch(s -> s.startsWith(ToolKind.IBSTAT.label()));
+        assertThat(r.parsed().numbers()).anySatisfy(m -> assertThat(m.name()).startsWith("rate of port"))
+                .anySatisfy(m -> assertThat(m.value()).isEqualTo(56.25));
+    }
+
     @Test
     void socketFallbackIsOnlyAFailWhereTheFabricWasExpected() {
         String text = RealSample.text("bench/nccltests/ml-engineering-nccl-net-socket-enp67s0.txt");

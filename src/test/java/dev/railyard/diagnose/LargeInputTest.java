@@ -51,14 +51,28 @@ class LargeInputTest {
         assertThat(summary(r.report())).isEqualTo(summary(Diagnoser.standard().diagnose(text)));
     }
 
+    /**
+     * nccl-tests rows (a real row of the corpus, repeated) past both ends, with NCCL's libibverbs WARN in the middle:
+     * the ends are read as a paste, the middle by the catalog's rules, at the line it stands on.
+     */
     @Test
-    void aLongInputOfAnotherToolIsReadWhole() throws IOException {
+    void aLongInputOfAnotherToolKeepsItsEndsAndReadsItsMiddleForErrors() throws IOException {
         String row = "     8388608       2097152     float     sum      -1    91.10   92.08  161.14      0    94.94   88.36  154.63      0\n";
+        String warn = "ai-2080ti-18:5571:5571 [0] misc/ibvwrap.cu:63 NCCL WARN Failed to open libibverbs.so[.1]\n";
+        String last = "   134217728      33554432     float     sum      -1   1384.2   96.96  169.69      0   1383.9   96.99  169.73      0\n";
         String text = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
-                + row.repeat(12_000);
+                + row.repeat(20_000) + warn + row.repeat(20_000) + last;
+        assertThat(text.length()).isGreaterThan(LargeInput.HEAD + LargeInput.TAIL + 100_000);
         LargeInput.Result r = LargeInput.diagnose(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)),
                 "nccl.txt", 64 << 20, Diagnoser.standard(), DiagnoseTargets.defaults());
         assertThat(r.report().tool()).isEqualTo(ToolKind.NCCL_TESTS);
+        assertThat(r.report().diagnoses()).anySatisfy(d -> {
+            assertThat(d.finding().id()).isEqualTo("nccl.no-libibverbs");
+            assertThat(d.lineNumber()).isEqualTo(20_002);
+        });
+        assertThat(r.report().parsed().numbers()).anySatisfy(m -> assertThat(m.value()).isEqualTo(169.69));
+        assertThat(r.report().ignored()).anySatisfy(i -> assertThat(i).endsWith("read for errors only"));
+        assertThat(r.cut()).isFalse();
     }
 
     private static List<String> summary(DiagnosisReport r) {

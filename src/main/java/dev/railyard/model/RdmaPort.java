@@ -1,5 +1,7 @@
 package dev.railyard.model;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+
 import java.util.List;
 import java.util.Map;
 
@@ -94,7 +96,8 @@ public record RdmaPort(
         public static final List<String> PHYS_STATE_NAMES = List.of("<unknown>", "Sleep", "Polling", "Disabled",
                 "PortConfigurationTraining", "LinkUp", "LinkErrorRecovery", "Phy Test");
 
-        /** As a port state: the port passes traffic. */
+        /** As a port state: the port passes traffic. Not a field of the inventory's JSON. */
+        @JsonIgnore
         public boolean isActive() {
             return code == ACTIVE;
         }

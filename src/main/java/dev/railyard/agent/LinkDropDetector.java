@@ -54,6 +54,19 @@ public final class LinkDropDetector implements Detector {
     @Override
     public List<Finding> observe(NodeInventory sample, Instant now) {
         List<Finding> out = new ArrayList<>();
+        Set<String> present = new HashSet<>();
+        for (var device : sample.rdmaDevices()) {
+            for (RdmaPort p : device.ports()) present.add(p.ref());
+        }
+        for (String ref : seenActive.stream().sorted().toList()) {
+            if (present.contains(ref)) continue;
+            // seen ACTIVE, now not listed at all: the device fell off the bus or its driver went away
+            int colon = ref.lastIndexOf(':');
+            String device = ref.substring(0, colon);
+            int port = Integer.parseInt(ref.substring(colon + 1));
+            out.add(DetectorFixes.withDrain(RdmaPortStateRule.gone(device, port), device + " port " + port + ": the port is gone")
+                    .on(ref));
+        }
         for (var device : sample.rdmaDevices()) {
             for (RdmaPort p : device.ports()) {
                 boolean active = RdmaPortStateRule.active(p);

@@ -100,8 +100,8 @@ public final class SourceReads {
     }
 
     /**
-     * Waits for the read until its deadline (counted from its start). A read that failed throws as it would have
-     * inline; one past its deadline is stuck.
+     * Waits for the read until its deadline (counted from its start). A read that threw, or one past its deadline,
+     * is not read, with why; only an Error is thrown on.
      */
     public <T> Outcome<T> await(Pending<T> p) {
         if (p.task != null) {
@@ -119,9 +119,14 @@ public final class SourceReads {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while reading the " + p.source.words(), e);
             } catch (ExecutionException e) {
-                if (e.getCause() instanceof RuntimeException re) throw re;
                 if (e.getCause() instanceof Error err) throw err;
-                throw new IllegalStateException(e.getCause());
+                // a reader that throws costs its own source's components, as one that blocks does, not the sample
+                Instant since;
+                synchronized (this) {
+                    since = stuckSince.computeIfAbsent(p.source, s -> clock.now());
+                }
+                return new Outcome.NotRead<>(new Stuck(p.source, since, "reading the " + p.source.words() + " failed: "
+                        + e.getCause() + "; not judged until they read"));
             }
         }
         Instant since;

@@ -87,6 +87,18 @@ public final class RdmaPortStateRule implements Rule {
         return new Verdict(ID, severity, observed, expected, noSubnetManager(p) ? noSubnetManagerFix(p) : noLink(p));
     }
 
+    /**
+     * A port the agent saw ACTIVE that is no longer listed at all: the device fell off the bus, was reset, or its
+     * driver went away. A FAIL at once: nothing can use a port that is not there.
+     */
+    public static Verdict gone(String device, int port) {
+        return new Verdict(ID, Severity.FAIL, "was ACTIVE, now gone: no " + device + " port " + port
+                + " under sys/class/infiniband", EXPECTED, Fix.lines("rdma link show",
+                "dmesg | grep -iE " + ShellWord.of(device + "|mlx5_core|pci") + " | tail -20",
+                Fix.note(device + " port " + port + " was up and is no longer listed: the NIC was reset, fell off the "
+                        + "bus or its driver was unloaded; reload the driver, then reseat the card")));
+    }
+
     /** {@code drops} times out of ACTIVE within {@code window}: a flapping port, at {@code limit} or more a FAIL. */
     public static Verdict flapping(RdmaPort p, int drops, int limit, Duration window) {
         String now = p.state().map(s -> s.code() + ": " + s.name()).describe();

@@ -1,17 +1,18 @@
 package dev.railyard.check;
 
+import dev.railyard.check.rules.GpuEccRule;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Gpu;
 import dev.railyard.model.Gpu.EccCounts;
 import dev.railyard.model.Gpu.RemappedRows;
 import dev.railyard.model.Reading;
-import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
-/** gpu.ecc.uncorrected: uncorrectable (DBE) ECC errors, and row-remap failure (FAIL) or pending remap (WARN). */
+/** gpu.ecc.uncorrected for every GPU of the node, judged by {@link GpuEccRule}. */
 public final class GpuEccCheck implements Check {
 
     static final String ID = CheckId.GPU_ECC_UNCORRECTED.id();
@@ -29,7 +30,7 @@ public final class GpuEccCheck implements Check {
             out.add(ecc(subject, g.ecc()));
             // Row remapping exists only on A100 and later; absent there is normal and the ECC finding covers the GPU.
             if (g.remappedRows() instanceof Reading.Present<RemappedRows>(RemappedRows rows)) {
-                remap(subject, g.index(), rows, out);
+                GpuEccRule.remap(rows, Optional.of(g.pciAddress())).ifPresent(v -> out.add(v.on(subject + " row remap")));
             } else if (g.remappedRows() instanceof Reading.Failed<RemappedRows> f) {
                 out.add(Finding.unknown(ID, subject + " row remap", f, "no failure, none pending"));
             }
@@ -38,30 +39,7 @@ public final class GpuEccCheck implements Check {
     }
 
     private static Finding ecc(String subject, Reading<EccCounts> r) {
-        String expected = "0 uncorrectable";
-        if (!(r instanceof Reading.Present<EccCounts>(EccCounts e))) return Finding.unknown(ID, subject, r, expected);
-        String observed = "volatile " + e.volatileUncorrected() + ", aggregate " + e.aggregateUncorrected()
-                + " uncorrectable";
-        if (e.volatileUncorrected() == 0 && e.aggregateUncorrected() == 0) {
-            return Finding.pass(ID, subject, observed, expected);
-        }
-        return Finding.of(ID, Severity.FAIL, subject, observed, expected,
-                Fix.lines(Fix.note("drain the node first; send the GPU for hardware inspection (RMA) if errors recur"),
-                        "dcgmi diag -r 3"));
-    }
-
-    private static void remap(String subject, int index, RemappedRows rows, List<Finding> out) {
-        String observed = "correctable " + rows.correctable() + ", uncorrectable " + rows.uncorrectable()
-                + ", pending " + rows.pending() + ", failure " + rows.failure();
-        String expected = "no remap failure, none pending";
-        if (rows.failure()) {
-            out.add(Finding.of(ID, Severity.FAIL, subject + " row remap", observed, expected,
-                    Fix.lines(Fix.note("remapping failed: drain the node and send the GPU for hardware inspection (RMA)"),
-                            "nvidia-smi -q -i " + index + " -d ROW_REMAPPER")));
-        } else if (rows.pending()) {
-            out.add(Finding.of(ID, Severity.WARN, subject + " row remap", observed, expected,
-                    Fix.lines(Fix.note("when the GPU is idle, reset it to activate the remap (or reboot)"),
-                            "nvidia-smi -r -i " + index)));
-        }
+        if (!(r instanceof Reading.Present<EccCounts>(EccCounts e))) return Finding.unknown(ID, subject, r, GpuEccRule.EXPECTED);
+        return GpuEccRule.counts(e).on(subject);
     }
 }

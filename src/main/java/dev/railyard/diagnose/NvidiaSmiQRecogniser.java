@@ -2,11 +2,15 @@ package dev.railyard.diagnose;
 
 import dev.railyard.bench.TextLines;
 import dev.railyard.check.Fix;
+import dev.railyard.check.rules.GpuEccRule;
+import dev.railyard.check.rules.Verdict;
+import dev.railyard.collect.PciAddress;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -17,6 +21,8 @@ import java.util.regex.Pattern;
  */
 public record NvidiaSmiQRecogniser() implements Recogniser {
 
+    /** "GPU 00000000:3B:00.0": the section of one GPU. */
+    private static final Pattern GPU_HEADER = Pattern.compile("^GPU ([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\\.[0-7])$");
     private static final Pattern KV = Pattern.compile("^(\\s*)([A-Za-z][\\w /()\\-]*?)\\s+:\\s*(.*?)\\s*$");
 
     @Override
@@ -45,13 +51,16 @@ public record NvidiaSmiQRecogniser() implements Recogniser {
         List<Measurement> numbers = new ArrayList<>();
         List<Diagnosis> out = new ArrayList<>();
         String section = "";
+        Optional<String> gpu = Optional.empty();
         int maxGen = 0, curGen = 0;
         List<String> lines = text.lines();
         for (int i = 0; i < lines.size(); i++) {
             Matcher m = KV.matcher(lines.get(i));
             String l = lines.get(i).strip();
             if (!m.find()) {
-                if (!l.isEmpty() && !l.contains(":")) section = l;
+                Matcher header = GPU_HEADER.matcher(l);
+                if (header.matches()) gpu = Optional.of(PciAddress.normalize(header.group(1)));
+                else if (!l.isEmpty() && !l.contains(":")) section = l;
                 continue;
             }
             String key = m.group(2).strip();
@@ -78,24 +87,16 @@ public record NvidiaSmiQRecogniser() implements Recogniser {
                         }
                     }
                 }
-                case "Double Bit ECC", "Uncorrectable", "Uncorrectable Error", "Remapping Failure Occurred" -> {
-                    double v = number(value).orElse(value.equalsIgnoreCase("Yes") ? 1 : 0);
-                    if (v > 0) {
-                        out.add(Diagnosis.of(CheckId.GPU_ECC_UNCORRECTED.id(), Severity.FAIL, "GPU",
-                                key + " " + value + ": the GPU lost data to memory errors it could not correct",
-                                Fix.lines("scontrol update nodename=$(hostname -s) state=drain reason=gpu-ecc",
-                                        "nvidia-smi -q -d ECC,ROW_REMAPPER",
-                                        Fix.note("reset the GPU to apply pending remaps; replace it if the "
-                                                + "remap failed")), n, l, "nvidia-smi -q"));
+                case "Double Bit ECC", "Uncorrectable", "Uncorrectable Error" -> {
+                    if (number(value).orElse(0) > 0) {
+                        out.add(judged(GpuEccRule.uncorrectable(key + " " + value), gpu, n, l));
                     }
                 }
+                case "Remapping Failure Occurred" -> {
+                    if (value.equalsIgnoreCase("Yes")) out.add(judged(GpuEccRule.remapFailed(key + " " + value, gpu), gpu, n, l));
+                }
                 case "Pending Page Blacklist", "Pending Page Retirement", "Pending" -> {
-                    if (value.equalsIgnoreCase("Yes")) {
-                        out.add(Diagnosis.of(CheckId.GPU_ECC_UNCORRECTED.id(), Severity.WARN, "GPU",
-                                key + ": pages wait for retirement, which a GPU reset applies",
-                                "nvidia-smi -r   # when the GPU is idle, or reboot the node", n, l,
-                                "nvidia-smi -q"));
-                    }
+                    if (value.equalsIgnoreCase("Yes")) out.add(judged(GpuEccRule.pending(key + " " + value, gpu), gpu, n, l));
                 }
                 default -> { }
             }
@@ -106,6 +107,11 @@ public record NvidiaSmiQRecogniser() implements Recogniser {
                     "nvidia-smi -q"));
         }
         return new ToolReading(out, Parsed.none().withNumbers(numbers));
+    }
+
+    /** The rule's verdict on the GPU the section is about, with the paste's line as evidence. */
+    private static Diagnosis judged(Verdict v, Optional<String> gpu, int n, String line) {
+        return new Diagnosis(v.on(gpu.map(g -> "GPU " + g).orElse("GPU")), n, line, "nvidia-smi -q");
     }
 
     static java.util.OptionalDouble number(String s) {

@@ -53,7 +53,7 @@ class GpuChecksTest {
         assertThat(Found.one(out, "gpu.ecc.uncorrected", "GPU0 (00000000:3B:00.0)").severity()).isEqualTo(Severity.FAIL);
         Finding remap = Found.one(out, "gpu.ecc.uncorrected", "GPU0 (00000000:3B:00.0) row remap");
         assertThat(remap.severity()).isEqualTo(Severity.WARN);
-        assertThat(remap.remediation()).contains("nvidia-smi -r -i 0");
+        assertThat(remap.remediation()).contains("nvidia-smi -r -i 00000000:3B:00.0");
         assertThat(Found.one(runOn(new GpuEccCheck(), base()), "gpu.ecc.uncorrected", "GPU0 (00000000:3B:00.0)").severity()).isEqualTo(Severity.PASS);
     }
 

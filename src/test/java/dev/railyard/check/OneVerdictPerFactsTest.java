@@ -148,6 +148,33 @@ class OneVerdictPerFactsTest {
         agent.ifPresent(a -> assertThat(withoutDrain(a.remediation())).isEqualTo(check.remediation()));
     }
 
+    /** A GPU's row remapper as NVML reads it and as nvidia-smi -q prints it, for the same GPU. */
+    @ParameterizedTest(name = "pending {0} failure {1}")
+    @CsvSource({"true, false, WARN", "false, true, FAIL", "true, true, FAIL"})
+    void aRowRemapIsJudgedAlike(boolean pending, boolean failure, Severity want) {
+        NodeInventory base = Inventories.s1();
+        Gpu g = base.gpu().gpus().getFirst();
+        Gpu remapped = new Gpu(g.index(), "0000:3b:00.0", g.source(), g.name(), g.uuid(), g.memory(), g.temperatureC(),
+                g.slowdownTemperatureC(), g.powerWatts(), g.powerLimitWatts(), g.smClockMhz(), g.clockEvents(), g.ecc(),
+                Reading.of(new Gpu.RemappedRows(0, 1, pending, failure)), g.pcieLink(), g.nvlinks(),
+                g.persistenceMode(), g.pcieReplays(), g.nvlinkErrors(), g.activity());
+        Finding check = new CheckRunner(CheckRunner.nodeChecks().checks())
+                .run(new CheckInput(Inventories.withGpus(base, List.of(remapped)), Optional.empty(), NODE)).stream()
+                .filter(f -> f.id().equals(CheckId.GPU_ECC_UNCORRECTED.id()) && f.subject().endsWith("row remap"))
+                .findFirst().orElseThrow();
+        String paste = "==============NVSMI LOG==============\n\nDriver Version                            : 535.54.03\n"
+                + "Attached GPUs                             : 1\nGPU 00000000:3B:00.0\n"
+                + "    Product Name                          : NVIDIA A100-SXM4-80GB\n"
+                + "    Remapped Rows\n        Correctable Error                 : 0\n"
+                + "        Uncorrectable Error               : 0\n"
+                + "        Pending                           : " + (pending ? "Yes" : "No") + "\n"
+                + "        Remapping Failure Occurred        : " + (failure ? "Yes" : "No") + "\n";
+        List<Finding> pasted = diagnose(paste).stream()
+                .filter(f -> f.id().equals(CheckId.GPU_ECC_UNCORRECTED.id()) && f.severity() == want).toList();
+        assertThat(check.severity()).isEqualTo(want);
+        assertThat(pasted).extracting(Finding::remediation).contains(check.remediation());
+    }
+
     private static Gpu at(Gpu g, int celsius) {
         return new Gpu(g.index(), g.pciAddress(), g.source(), g.name(), g.uuid(), g.memory(), Reading.of(celsius),
                 g.slowdownTemperatureC(), g.powerWatts(), g.powerLimitWatts(), g.smClockMhz(), g.clockEvents(), g.ecc(),

@@ -26,6 +26,7 @@ public final class Rulebook {
             case RDMA_IB_SM -> new SubnetManagerRule();
             case GPU_TEMPERATURE -> new GpuTemperatureRule();
             case BENCH_RDMA_BW -> new RdmaBandwidthRule();
+            case GPU_ECC_UNCORRECTED -> new GpuEccRule();
             case RDMA_COUNTERS_SATURATED -> new CounterSaturationRule();
             case RDMA_COUNTERS -> new RdmaCountersRule();
             case HOST_MEMLOCK -> new RuleText(id, "RLIMIT_MEMLOCK of the node (/proc/self/limits), whether it has RDMA",
@@ -49,10 +50,6 @@ public final class Rulebook {
             case GPU_DRIVER -> new RuleText(id, "driver and CUDA versions; diagnose: driver mismatch lines",
                     "the spec's pins", "differs from the pin: FAIL; no spec: INFO",
                     "install the pinned driver", "GpuSpecCheck, DeviceFaultVerdicts, KernelEventVerdicts");
-            case GPU_ECC_UNCORRECTED -> new RuleText(id, "Gpu uncorrectable ECC counts (volatile, aggregate) and row "
-                    + "remapper state; diagnose: nvidia-smi -q", "0 uncorrectable",
-                    "uncorrectable > 0 or remap failure: FAIL; remap pending: WARN", "drain, dcgmi diag, reset the "
-                    + "GPU for a pending remap, RMA on failure", "GpuEccCheck, NvidiaSmiQRecogniser");
             case GPU_THROTTLE -> new RuleText(id, "Gpu clock event reasons", "none",
                     "HW slowdown, HW thermal, power brake: FAIL; SW thermal: WARN; SW power cap: INFO",
                     "check cooling; power brake: the PSUs and the BMC", "GpuThermalCheck");

@@ -6,6 +6,8 @@
  *   fake_nccl.c); an event records its stream's clock, so cudaEventElapsedTime is deterministic.
  *   Memory: each device has FAKE_CUDA_MEM_BYTES (default 80 GiB) of which cudaMemGetInfo says all is free; a
  *   cudaMalloc larger than that fails with cudaErrorMemoryAllocation, as on a real GPU.
+ *   Compute capability: FAKE_CUDA_CC (default 90) or fake_cuda_set_capability. Bus: FAKE_CUDA_BUS_FIRST and
+ *   FAKE_CUDA_BUS_STRIDE (hex) or fake_cuda_set_bus; memory: also fake_cuda_set_memory.
  *   No driver: with FAKE_CUDA_NO_DRIVER=1, the calls that need the driver return cudaErrorInsufficientDriver (35),
  *   what the real runtime answers on a machine without an NVIDIA driver or with one older than itself.
  *   Trace: see fake_cudart.h.
@@ -24,6 +26,8 @@ enum {
 };
 
 static int device_count = 2;
+static int capability = 90; /* compute capability x 10: an H100 */
+static int bus_first = 0x1D, bus_stride = 1;
 static int no_driver = 0;
 static size_t memory_bytes = (size_t) 80 << 30;
 static __thread int current_device = 0;
@@ -36,11 +40,21 @@ __attribute__((constructor)) static void devices_from_env(void) {
     no_driver = nd && strcmp(nd, "1") == 0;
     const char *m = getenv("FAKE_CUDA_MEM_BYTES");
     if (m && strtoull(m, NULL, 10) > 0) memory_bytes = (size_t) strtoull(m, NULL, 10);
+    const char *cc = getenv("FAKE_CUDA_CC");
+    if (cc && atoi(cc) > 0) capability = atoi(cc);
+    const char *bf = getenv("FAKE_CUDA_BUS_FIRST");
+    if (bf) bus_first = (int) strtol(bf, NULL, 16);
+    const char *bs = getenv("FAKE_CUDA_BUS_STRIDE");
+    if (bs) bus_stride = (int) strtol(bs, NULL, 16);
 }
 
 /* Test controls (not CUDA). */
 void fake_cuda_set_devices(int n) { device_count = n < 1 ? 1 : n > 32 ? 32 : n; }
 void fake_cuda_trace(const char *path) { fake_trace_open(path); }
+void fake_cuda_set_memory(unsigned long long bytes) { memory_bytes = (size_t) bytes; }
+void fake_cuda_set_capability(int cc) { capability = cc; }
+/* Device d's bus is first + d x stride (hex), so a test can line the devices up with the fake NVML's. */
+void fake_cuda_set_bus(int first, int stride) { bus_first = first; bus_stride = stride; }
 
 const char *cudaGetErrorString(cudaError_t e) {
     fake_trace("cudaGetErrorString");
@@ -66,6 +80,17 @@ cudaError_t cudaGetDeviceCount(int *n) {
     return cudaSuccess;
 }
 
+cudaError_t cudaDeviceGetAttribute(int *value, int attribute, int d) {
+    fake_trace("cudaDeviceGetAttribute");
+    if (no_driver) return cudaErrorInsufficientDriver;
+    if (!value) return cudaErrorInvalidValue;
+    if (!valid_device(d)) return cudaErrorInvalidDevice;
+    if (attribute == 75) *value = capability / 10;      /* cudaDevAttrComputeCapabilityMajor */
+    else if (attribute == 76) *value = capability % 10; /* cudaDevAttrComputeCapabilityMinor */
+    else return cudaErrorInvalidValue;
+    return cudaSuccess;
+}
+
 cudaError_t cudaSetDevice(int d) {
     fake_trace("cudaSetDevice");
     if (no_driver) return cudaErrorInsufficientDriver;
@@ -85,7 +110,7 @@ cudaError_t cudaDeviceGetPCIBusId(char *buf, int len, int d) {
     fake_trace("cudaDeviceGetPCIBusId");
     if (!valid_device(d)) return cudaErrorInvalidDevice;
     if (!buf || len < 13) return cudaErrorInvalidValue;
-    snprintf(buf, (size_t) len, "0000:%02X:00.0", 0x1D + d);
+    snprintf(buf, (size_t) len, "0000:%02X:00.0", bus_first + bus_stride * d);
     return cudaSuccess;
 }
 

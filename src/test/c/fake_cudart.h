@@ -23,6 +23,7 @@ struct fake_stream {
     unsigned magic;
     int device;
     unsigned long long clock_ns; /* advanced by every launch on this stream */
+    double clock_fraction_ns;    /* what a launch shorter than a nanosecond's rounding left over */
 };
 
 struct fake_event {

@@ -4,7 +4,8 @@
  *   GPU 0: H100, every query answers; 18 NVLinks, link 3 down; clean ECC and row remapping.
  *   GPU 1: L40S-like PCIe card, NOT_SUPPORTED for slowdown temperature, power usage and NVLink, no permission
  *          for persistence mode, ECC errors and a failed row remap, a degraded PCIe link.
- * Test controls (not NVML): fake_nvml_set_init_result, fake_nvml_set_lost_gpu, fake_nvml_refcount,
+ * Test controls (not NVML): fake_nvml_set_clock_events and fake_nvml_set_uncorrected_ecc (per GPU, for burn),
+ * fake_nvml_set_init_result, fake_nvml_set_lost_gpu, fake_nvml_refcount,
  * fake_nvml_set_gpu0_dbe (volatile uncorrected ECC errors on GPU 0, for the agent's fault injection),
  * fake_nvml_hold_shutdown (nvmlShutdown waits until released: proves who waits for it),
  * fake_nvml_gpm_samples_live (GPM sample buffers allocated and not freed).
@@ -96,6 +97,26 @@ void fake_nvml_set_init_result(int rc) { init_result = rc; }
 void fake_nvml_set_lost_gpu(int on) { lost_gpu = on; }
 void fake_nvml_set_gpu0_dbe(unsigned long long n) { gpu0_dbe = n; }
 int fake_nvml_refcount(void) { return refcount; }
+
+/* Per GPU (by index): clock-event reasons in place of the built-in answer (-1: keep it), and uncorrected ECC errors
+ * added to its counts. FAKE_NVML_CLOCK_EVENTS="gpu:mask,..." (mask in hex) sets the first at load. */
+static long long clock_events_of[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+static unsigned long long dbe_of[8];
+void fake_nvml_set_clock_events(int gpu, long long mask) { if (gpu >= 0 && gpu < 8) clock_events_of[gpu] = mask; }
+void fake_nvml_set_uncorrected_ecc(int gpu, unsigned long long n) { if (gpu >= 0 && gpu < 8) dbe_of[gpu] = n; }
+
+__attribute__((constructor)) static void clock_events_from_env(void) {
+    const char *s = getenv("FAKE_NVML_CLOCK_EVENTS");
+    while (s && *s) {
+        char *end;
+        long gpu = strtol(s, &end, 10);
+        if (*end != ':') return;
+        long long mask = strtoll(end + 1, &end, 16);
+        fake_nvml_set_clock_events((int) gpu, mask);
+        if (*end != ',') return;
+        s = end + 1;
+    }
+}
 void fake_nvml_hold_shutdown(int on) { hold_shutdown = on; }
 
 /* Every device call checks that NVML is initialised and the handle is one this library gave out. */
@@ -374,6 +395,7 @@ nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t d, unsigned lon
     DEVICE_OR_RETURN(d, i);
     OUT_OR_RETURN(mask);
     *mask = i == 0 ? 0x1ULL | 0x4ULL : 0x40ULL; /* idle + SW power cap; HW thermal slowdown */
+    if (clock_events_of[d->index] >= 0) *mask = (unsigned long long) clock_events_of[d->index];
     return NVML_SUCCESS;
 }
 #endif
@@ -393,6 +415,7 @@ nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, int errorType, int coun
     /* [errorType: 0 corrected, 1 uncorrected][counterType: 0 volatile, 1 aggregate] */
     static const unsigned long long gpu1[2][2] = {{5, 17}, {2, 3}};
     *count = i == 0 ? (errorType == 1 ? gpu0_dbe : 0) : gpu1[errorType][counterType];
+    if (errorType == 1) *count += dbe_of[d->index];
     return NVML_SUCCESS;
 }
 

@@ -36,6 +36,7 @@ public final class Main {
         m.put("init", t -> new InitCommand());
         m.put("capture", t -> new CaptureCommand());
         m.put("bench", t -> new BenchCommand());
+        m.put("burn", t -> new BurnCommand());
         m.put("diagnose", t -> new DiagnoseCommand());
         m.put("render", t -> new RenderCommand());
         m.put("apply", t -> new ApplyCommand());

@@ -62,7 +62,15 @@ public enum CheckId {
     HOST_PCIE_LINK("host.pcie.link", "the kernel reports a device's PCIe link slower or narrower than it can run"),
     HOST_PCIE_AER("host.pcie.aer", "the kernel logs PCIe AER errors (corrected: WARN, uncorrected: FAIL)"),
     HOST_MEMORY_ECC("host.memory.ecc",
-            "the kernel logs EDAC, machine-check or APEI memory errors (corrected: WARN, uncorrected: FAIL)");
+            "the kernel logs EDAC, machine-check or APEI memory errors (corrected: WARN, uncorrected: FAIL)"),
+
+    // railyard burn: every GPU under a matrix-multiply load
+    BURN_SPEED("burn.speed", "under load, a GPU's TFLOP/s more than --tolerance (10 %) below the node's best GPU"),
+    BURN_THROTTLE("burn.throttle", "a hardware or thermal slowdown, or a power brake, while the GPUs were loaded"),
+    BURN_ERRORS("burn.errors", "a new Xid, ECC error or row remap while the GPUs were loaded, or a GPU's load failed"),
+    BURN_CHECKSUM("burn.checksum",
+            "a GPU's results differ from the other GPUs', from the CPU's on a tile, or between its own result slots"),
+    BURN_POWER("burn.power", "the node's measured peak GPU power above plan power's node_power for it", Meaning.ADVICE);
 
     /**
      * What a finding of this ID says about a component's health. A FAULT, or a reading that should exist and

@@ -5,8 +5,8 @@ import dev.railyard.model.RailyardException;
 import java.util.List;
 
 /**
- * The one place libcudart and libnccl are found, for every command that uses them (bench gpu, bench nccl).
- * $RAILYARD_CUDART and $RAILYARD_NCCL, when set, name the file to use instead of searching the usual names (a build
+ * The one place libcudart, libnccl and libcublasLt are found, for every command that uses them (bench gpu, bench
+ * nccl, burn). $RAILYARD_CUDART, $RAILYARD_NCCL and $RAILYARD_CUBLASLT, when set, name the file to use instead of searching the usual names (a build
  * under test, or the test suite's fakes); a named file that does not load is an error, not a fall-back, so a run
  * never measures a different library than the one asked for.
  */
@@ -14,6 +14,7 @@ public final class CudaLibraries {
 
     public static final String CUDART_VARIABLE = "RAILYARD_CUDART";
     public static final String NCCL_VARIABLE = "RAILYARD_NCCL";
+    public static final String CUBLASLT_VARIABLE = "RAILYARD_CUBLASLT";
 
     private CudaLibraries() {
     }
@@ -45,6 +46,21 @@ public final class CudaLibraries {
                     "NCCL (libnccl.so.2) could not be loaded: " + u.reason(),
                     "install NCCL (Debian/Ubuntu: libnccl2; RHEL: libnccl) from NVIDIA's CUDA repository, or name "
                             + "the file in " + NCCL_VARIABLE);
+        };
+    }
+
+    /** cuBLASLt, or a prerequisite error naming what is missing and how to get it. */
+    public static FfmCublasLt cublasLt() {
+        return cublasLt(candidates(CUBLASLT_VARIABLE, FfmCublasLt.CANDIDATES));
+    }
+
+    public static FfmCublasLt cublasLt(List<String> candidates) {
+        return switch (NativeLibrary.open(candidates)) {
+            case NativeLibrary.Loaded.Ok ok -> bind(() -> new FfmCublasLt(ok.library()), "cuBLASLt " + ok.library().name());
+            case NativeLibrary.Loaded.Unavailable u -> throw new RailyardException.MissingPrerequisite(
+                    "cuBLASLt (libcublasLt) could not be loaded: " + u.reason(),
+                    "install the CUDA toolkit's cuBLAS (Debian/Ubuntu: libcublas-13-0; RHEL: libcublas-13-0), add its "
+                            + "lib64 to LD_LIBRARY_PATH, or name the file in " + CUBLASLT_VARIABLE);
         };
     }
 

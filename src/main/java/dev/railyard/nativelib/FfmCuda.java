@@ -27,7 +27,7 @@ public final class FfmCuda {
     private final MethodHandle getErrorString, getDeviceCount, setDevice, malloc, free, memset, memcpy, memcpyAsync,
             streamCreate, streamSynchronize, eventCreate, eventRecord, eventSynchronize, eventElapsed, eventDestroy,
             mallocHost, freeHost, canAccessPeer, enablePeerAccess, memcpyPeerAsync, runtimeVersion, pciBusId,
-            deviceSynchronize, memGetInfo;
+            deviceSynchronize, memGetInfo, deviceAttribute;
 
     public FfmCuda(NativeLibrary lib) {
         getErrorString = lib.require("cudaGetErrorString", FunctionDescriptor.of(ADDRESS, JAVA_INT));
@@ -56,6 +56,7 @@ public final class FfmCuda {
         pciBusId = lib.require("cudaDeviceGetPCIBusId", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
         deviceSynchronize = lib.require("cudaDeviceSynchronize", FunctionDescriptor.of(JAVA_INT));
         memGetInfo = lib.require("cudaMemGetInfo", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+        deviceAttribute = lib.require("cudaDeviceGetAttribute", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
     }
 
     public int deviceCount() {
@@ -85,6 +86,21 @@ public final class FfmCuda {
             return s.getString(0).toLowerCase(java.util.Locale.ROOT);
         } catch (Throwable t) {
             throw wrap("cudaDeviceGetPCIBusId", t);
+        }
+    }
+
+    /** The device's compute capability as major x 10 + minor (90 for an H100), from cudaDeviceGetAttribute. */
+    public int computeCapability(int device) {
+        return attribute(device, 75) * 10 + attribute(device, 76); // cudaDevAttrComputeCapabilityMajor, Minor
+    }
+
+    private int attribute(int device, int attribute) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment v = a.allocate(JAVA_INT);
+            check("cudaDeviceGetAttribute(" + attribute + ")", (int) deviceAttribute.invokeExact(v, attribute, device));
+            return v.get(JAVA_INT, 0);
+        } catch (Throwable t) {
+            throw wrap("cudaDeviceGetAttribute", t);
         }
     }
 

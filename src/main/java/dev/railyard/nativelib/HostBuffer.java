@@ -62,6 +62,25 @@ public final class HostBuffer {
         return wrong;
     }
 
+    /** Writes {@code bytes} at byte {@code offset} (a matrix's inputs, made on the host). */
+    public void put(long offset, byte[] bytes) {
+        MemorySegment.copy(MemorySegment.ofArray(bytes), 0, segment, offset, bytes.length);
+    }
+
+    /** The little-endian float at byte {@code offset} (a result element, as the GPU wrote it). */
+    public float floatAt(long offset) {
+        return segment.get(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, offset);
+    }
+
+    /** CRC-32C of bytes {@code from} to {@code to}: a result's fingerprint, compared between GPUs. */
+    public long crc32c(long from, long to) {
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        for (long at = from; at < to; at += Integer.MAX_VALUE) {
+            crc.update(segment.asSlice(at, Math.min(Integer.MAX_VALUE, to - at)).asByteBuffer());
+        }
+        return crc.getValue();
+    }
+
     /** A copy of bytes {@code from} to {@code to}, for tests and diagnostics. */
     public byte[] toArray(long from, long to) {
         return segment.asSlice(from, to - from).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);

@@ -9,7 +9,7 @@ import java.util.OptionalInt;
 public final class NativeCallException extends RuntimeException {
 
     /** Whose error code {@link #code()} is. */
-    public enum Library { CUDA, NCCL, OTHER }
+    public enum Library { CUDA, NCCL, CUBLAS, OTHER }
 
     private final Library library;
     private final String call;
@@ -18,7 +18,11 @@ public final class NativeCallException extends RuntimeException {
 
     /** {@code call} returned {@code code}, which the library explains as {@code text}. */
     public NativeCallException(Library library, String call, int code, String text) {
-        super(call + " failed: " + text + " (" + (library == Library.NCCL ? "ncclResult " : "cudaError ") + code + ")");
+        super(call + " failed: " + text + " (" + (switch (library) {
+            case NCCL -> "ncclResult ";
+            case CUBLAS -> "cublasStatus ";
+            default -> "cudaError ";
+        }) + code + ")");
         this.library = library;
         this.call = call;
         this.code = OptionalInt.of(code);

@@ -120,6 +120,9 @@ class HelpExamplesTest {
         CASES.put("mpirun -np 16 -H n1:8,n2:8 railyard bench nccl -b 1G -e 1G --rendezvous n1:29500", run(
                 "railyard bench nccl -b 1G -e 1G --rendezvous n1:29500", PREREQUISITE, "railyard: "));
         CASES.put("railyard bench gpu", as(PREREQUISITE, "railyard: "));
+        CASES.put("railyard burn --duration 10m", as(PREREQUISITE, "railyard: "));
+        CASES.put("railyard burn --duration 60s --precision fp32 --devices 0,1 --format json", as(PREREQUISITE, "railyard: "));
+        CASES.put("railyard burn --duration 30m --tolerance 5 --host-watts 1500", as(PREREQUISITE, "railyard: "));
         CASES.put("railyard bench gpu --devices 0,1 --size 1G --format json", as(PREREQUISITE, "railyard: "));
         CASES.put("railyard bench storage --dir /mnt/nvme", run("mkdir -p $SANDBOX/mnt/nvme &&"
                 + " railyard bench storage --dir $SANDBOX/mnt/nvme --size 8M --runtime 1", OK, "MB/s"));

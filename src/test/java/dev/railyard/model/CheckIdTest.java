@@ -26,7 +26,8 @@ class CheckIdTest {
     /** IDs the code emits that PRODUCT.md's initial table does not list. */
     private static final Set<String> ADDED_SINCE = Set.of("bench.gpu.pcie", "bench.tcp.bw", "bench.tcp.lat",
             "bench.iperf3", "bench.sockperf", "rdma.no-devices", "rdma.retry-exceeded", "host.pcie.link", "host.pcie.aer",
-            "host.memory.ecc", "rdma.counters.saturated");
+            "host.memory.ecc", "rdma.counters.saturated", "burn.speed", "burn.throttle", "burn.errors", "burn.checksum",
+            "burn.power");
 
     private static final Pattern ROW = Pattern.compile("^\\| `([a-z0-9.-]+)` \\| (.*?) \\| [0-9, ]+ \\|$");
 

@@ -25,6 +25,8 @@ public final class FakeCudaLibraries {
 
     private final Path cudart;
     private final Path nccl;
+    private final Path cublasLt;
+    private final MethodHandle setMemory, setBus, setCapability, setTflops, setWrongElement;
     private final MethodHandle setDevices;
     private final MethodHandle cudaTrace;
     private final MethodHandle ncclTrace;
@@ -32,12 +34,22 @@ public final class FakeCudaLibraries {
     private final MethodHandle failAfter;
     private final MethodHandle ncclReset;
 
-    private FakeCudaLibraries(Path cudart, Path nccl) {
+    private FakeCudaLibraries(Path cudart, Path nccl, Path cublasLt) {
         this.cudart = cudart;
         this.nccl = nccl;
+        this.cublasLt = cublasLt;
         Linker linker = Linker.nativeLinker();
         SymbolLookup c = SymbolLookup.libraryLookup(cudart, Arena.global());
         SymbolLookup n = SymbolLookup.libraryLookup(nccl, Arena.global());
+        SymbolLookup lt = SymbolLookup.libraryLookup(cublasLt, Arena.global());
+        setMemory = linker.downcallHandle(c.findOrThrow("fake_cuda_set_memory"), FunctionDescriptor.ofVoid(JAVA_LONG));
+        setBus = linker.downcallHandle(c.findOrThrow("fake_cuda_set_bus"), FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT));
+        setCapability = linker.downcallHandle(c.findOrThrow("fake_cuda_set_capability"),
+                FunctionDescriptor.ofVoid(JAVA_INT));
+        setTflops = linker.downcallHandle(lt.findOrThrow("fake_cublas_set_tflops"),
+                FunctionDescriptor.ofVoid(JAVA_INT, java.lang.foreign.ValueLayout.JAVA_DOUBLE));
+        setWrongElement = linker.downcallHandle(lt.findOrThrow("fake_cublas_set_wrong"),
+                FunctionDescriptor.ofVoid(JAVA_INT, JAVA_LONG));
         setDevices = linker.downcallHandle(c.findOrThrow("fake_cuda_set_devices"), FunctionDescriptor.ofVoid(JAVA_INT));
         cudaTrace = linker.downcallHandle(c.findOrThrow("fake_cuda_trace"), FunctionDescriptor.ofVoid(ADDRESS));
         ncclTrace = linker.downcallHandle(n.findOrThrow("fake_nccl_trace"), FunctionDescriptor.ofVoid(ADDRESS));
@@ -46,12 +58,42 @@ public final class FakeCudaLibraries {
         ncclReset = linker.downcallHandle(n.findOrThrow("fake_nccl_reset"), FunctionDescriptor.ofVoid());
     }
 
-    /** Builds both fakes into dir; skips the calling test when there is no gcc. */
+    /** Builds the three fakes into dir; skips the calling test when there is no gcc. */
     public static FakeCudaLibraries build(Path dir) throws IOException, InterruptedException {
         Path cudart = FakeLibraryBuild.sharedLibrary(dir.resolve("libcudart.so.13"), List.of(), "fake_cudart.c");
         Path nccl = FakeLibraryBuild.sharedLibrary(dir.resolve("libnccl.so.2"), List.of(), "fake_nccl.c",
                 "fake_nccl_reduce.c");
-        return new FakeCudaLibraries(cudart, nccl);
+        Path cublasLt = FakeLibraryBuild.sharedLibrary(dir.resolve("libcublasLt.so.13"), List.of(), "fake_cublaslt.c");
+        return new FakeCudaLibraries(cudart, nccl, cublasLt);
+    }
+
+    public Path cublasLt() {
+        return cublasLt;
+    }
+
+    /** What cudaMemGetInfo says is free on every device, and the largest cudaMalloc that succeeds. */
+    public void setMemory(long bytes) throws Throwable {
+        setMemory.invokeExact(bytes);
+    }
+
+    /** Device d's PCI bus is first + d x stride. */
+    public void setBus(int first, int stride) throws Throwable {
+        setBus.invokeExact(first, stride);
+    }
+
+    /** Compute capability x 10 of every device (90: an H100). */
+    public void setCapability(int cc) throws Throwable {
+        setCapability.invokeExact(cc);
+    }
+
+    /** How fast device d multiplies, as its CUDA events time it. */
+    public void setTflops(int device, double tflops) throws Throwable {
+        setTflops.invokeExact(device, tflops);
+    }
+
+    /** Every result device d computes has 1 added to {@code element} (-1: none). */
+    public void setWrongElement(int device, long element) throws Throwable {
+        setWrongElement.invokeExact(device, element);
     }
 
     public Path cudart() {

@@ -28,6 +28,8 @@ public final class FakeNvmlLibrary implements AutoCloseable {
     private final MethodHandle holdShutdown;
     private final MethodHandle advanceSeconds;
     private final MethodHandle gpmSamplesLive;
+    private final MethodHandle setClockEvents;
+    private final MethodHandle setUncorrectedEcc;
 
     private FakeNvmlLibrary(Path path) {
         this.path = path;
@@ -43,6 +45,10 @@ public final class FakeNvmlLibrary implements AutoCloseable {
         advanceSeconds = linker.downcallHandle(lookup.findOrThrow("fake_nvml_advance_seconds"),
                 FunctionDescriptor.ofVoid(JAVA_INT));
         gpmSamplesLive = linker.downcallHandle(lookup.findOrThrow("fake_nvml_gpm_samples_live"), FunctionDescriptor.of(JAVA_INT));
+        setClockEvents = linker.downcallHandle(lookup.findOrThrow("fake_nvml_set_clock_events"),
+                FunctionDescriptor.ofVoid(JAVA_INT, java.lang.foreign.ValueLayout.JAVA_LONG));
+        setUncorrectedEcc = linker.downcallHandle(lookup.findOrThrow("fake_nvml_set_uncorrected_ecc"),
+                FunctionDescriptor.ofVoid(JAVA_INT, java.lang.foreign.ValueLayout.JAVA_LONG));
         setGpu0Dbe = linker.downcallHandle(lookup.findOrThrow("fake_nvml_set_gpu0_dbe"),
                 FunctionDescriptor.ofVoid(java.lang.foreign.ValueLayout.JAVA_LONG));
     }
@@ -85,6 +91,16 @@ public final class FakeNvmlLibrary implements AutoCloseable {
     /** GPM sample buffers nvmlGpmSampleAlloc gave out and nvmlGpmSampleFree has not taken back. */
     public int gpmSamplesLive() throws Throwable {
         return (int) gpmSamplesLive.invokeExact();
+    }
+
+    /** GPU {@code gpu}'s clock-event reasons from now on (NVML's bit mask; -1: the fake's own answer). */
+    public void setClockEvents(int gpu, long mask) throws Throwable {
+        setClockEvents.invokeExact(gpu, mask);
+    }
+
+    /** Uncorrected ECC errors added to GPU {@code gpu}'s counts from now on. */
+    public void setUncorrectedEcc(int gpu, long count) throws Throwable {
+        setUncorrectedEcc.invokeExact(gpu, count);
     }
 
     /** While held, nvmlShutdown waits (polling each millisecond) until released. */

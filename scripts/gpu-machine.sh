@@ -373,6 +373,35 @@ phase_timings() {
   done
 }
 
+# railyard burn beside gpu-burn (built from the public source scripts/prepare-gpu-machine.sh exported into
+# .device/gpu-burn), the same precision (FP32, gpu-burn's default SGEMM) and the same duration, one after the other,
+# with nvidia-smi's power.draw every second during each; then railyard burn in its own default precisions.
+# BURN_SECONDS sets the duration (default 60).
+phase_burn() {
+  local d="${BURN_SECONDS:-60}" smi
+  if [ -d "$dev/gpu-burn" ]; then
+    rm -rf /tmp/gpu-burn && cp -r "$dev/gpu-burn" /tmp/gpu-burn
+    (cd /tmp/gpu-burn && make CUDAPATH=/usr/local/cuda COMPUTE=90 >"$logs/gpu-burn-build.txt" 2>&1)
+    echo "rc=$?" >>"$logs/gpu-burn-build.txt"
+  fi
+  watch_smi() {
+    nvidia-smi --query-gpu=timestamp,index,power.draw,clocks.sm,temperature.gpu,temperature.memory,clocks_event_reasons.active \
+      --format=csv,noheader -lms 1000 >"$1" 2>&1 &
+    smi=$!
+  }
+  watch_smi "$logs/burn-fp32-smi.csv"
+  t=$(date +%s%N); ryb burn --duration "${d}s" --precision fp32 --format json >"$logs/burn-fp32.json" 2>"$logs/burn-fp32.err"
+  echo "rc=$? wall_ms=$(ms "$t")" >>"$logs/burn-fp32.err"; kill "$smi"
+  if [ -x /tmp/gpu-burn/gpu_burn ]; then
+    watch_smi "$logs/gpu-burn-smi.csv"
+    t=$(date +%s%N); (cd /tmp/gpu-burn && ./gpu_burn "$d" >"$logs/gpu-burn.txt" 2>&1)
+    echo "rc=$? wall_ms=$(ms "$t")" >>"$logs/gpu-burn.txt"; kill "$smi"
+  fi
+  watch_smi "$logs/burn-default-smi.csv"
+  t=$(date +%s%N); ryb burn --duration "${d}s" >"$logs/burn-default.txt" 2>&1
+  echo "rc=$? wall_ms=$(ms "$t")" >>"$logs/burn-default.txt"; kill "$smi"
+}
+
 for p in "$@"; do
   start=$(date +%s%N)
   "phase_$p"

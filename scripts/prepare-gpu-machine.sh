@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fills the git-ignored .device/ folder that travels to the GPU machine (carry: [".device"]): a jlink'd runtime,
-# the jar and its libraries, the compiled tests with a JUnit console launcher, and nccl-tests' source from the
-# fetched mirror (built there, never committed).
+# the jar and its libraries, the compiled tests with a JUnit console launcher, and nccl-tests' and gpu-burn's source
+# from the fetched mirrors (built there, never committed).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
@@ -21,5 +21,9 @@ cp "$m2/net/bytebuddy/byte-buddy/1.18.3/byte-buddy-1.18.3.jar" .device/test/byte
 mirror=/work/.mirror/NVIDIA+nccl-tests/repo
 if [ ! -d .device/nccl-tests ] && [ -d "$mirror" ]; then
   mkdir -p .device/nccl-tests && git --git-dir="$mirror" archive HEAD | tar -x -C .device/nccl-tests
+fi
+mirror=/work/.mirror/wilicc+gpu-burn/repo
+if [ ! -d .device/gpu-burn ] && [ -d "$mirror" ]; then
+  mkdir -p .device/gpu-burn && git --git-dir="$mirror" archive HEAD | tar -x -C .device/gpu-burn
 fi
 du -sh .device

@@ -174,6 +174,11 @@ public final class FfmCuda {
         }
     }
 
+    /** Synchronous device-to-host copy (a burn reads its results back once a phase). */
+    public void copyToHost(HostBuffer dst, DeviceBuffer src, long bytes) {
+        memcpy(dst.segment, src.address, bytes, D2H);
+    }
+
     public void copyToDeviceAsync(DeviceBuffer dst, HostBuffer src, long bytes, CudaStream stream) {
         memcpyAsync(dst.address, src.segment, bytes, H2D, stream);
     }

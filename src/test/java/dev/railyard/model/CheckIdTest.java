@@ -27,7 +27,7 @@ class CheckIdTest {
     private static final Set<String> ADDED_SINCE = Set.of("bench.gpu.pcie", "bench.tcp.bw", "bench.tcp.lat",
             "bench.iperf3", "bench.sockperf", "rdma.no-devices", "rdma.retry-exceeded", "host.pcie.link", "host.pcie.aer",
             "host.memory.ecc", "rdma.counters.saturated", "burn.speed", "burn.throttle", "burn.errors", "burn.checksum",
-            "burn.power");
+            "burn.power", "cluster.pkey", "validate.burn", "soak.counters", "soak.busbw");
 
     private static final Pattern ROW = Pattern.compile("^\\| `([a-z0-9.-]+)` \\| (.*?) \\| [0-9, ]+ \\|$");
 

@@ -6,7 +6,8 @@
 # the time: 4 slow readers (a 4 KiB receive buffer, 2 KiB read every 100 ms, so a body takes about 7 s) and 2
 # clients that send half a request and stall (the agent cuts them off after 5 s). Every 30 s one line of raw
 # figures; the last line compares the first and last two minutes.
-# RAILYARD_AGENT_CMD: the command that starts Railyard with the agent's JVM flags (default: ./railyard).
+# RAILYARD_AGENT_CMD: the command that starts Railyard with the agent's JVM flags (default: ./railyard); AGENT_PORT
+# (default 19420).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-600}"
@@ -26,7 +27,7 @@ else
   railyard=("$here/railyard")
   "$here/railyard" --version >/dev/null # builds the jar first if the sources changed, outside the measurement
 fi
-port=19420
+port="${AGENT_PORT:-19420}"
 echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) $(uname -n), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $seconds s at $rate scrapes/s"
 RAILYARD_NVML="$work/libnvidia-ml.so.1" "${railyard[@]}" agent --root "$work/root" --listen "127.0.0.1:$port" \
   --interval 1s >"$work/agent.log" 2>&1 &

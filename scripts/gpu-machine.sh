@@ -27,7 +27,7 @@ ry() { "$java" -Xlog:disable -Xlog:all=off -XX:+UseSerialGC -XX:TieredStopAtLeve
 ryb() { "$java" -Xlog:disable -Xlog:all=off -XX:+UseSerialGC -XX:AOTCache="$aot" -jar "$jar" "$@"; }
 ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
 # the agent's JVM flags as ./railyard gives them
-agent_flags="-XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xms8m -Xmx32m -Xmn8m -XX:+UseCompactObjectHeaders -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=16m -Xss512k -XX:-UsePerfData"
+agent_flags="-XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xms8m -Xmx24m -Xmn8m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 -XX:+UseCompactObjectHeaders -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=16m -Xss512k -XX:-UsePerfData"
 ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
 
 phase_info() {

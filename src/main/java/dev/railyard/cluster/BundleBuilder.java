@@ -60,7 +60,8 @@ public final class BundleBuilder {
             here="$(cd "$(dirname "$0")/.." && pwd)"
             case "${1:-}" in
               bench|validate) tier="" ;;
-              agent) tier="-XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xms8m -Xmx32m -Xmn8m -XX:+UseCompactObjectHeaders -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=16m -Xss512k -XX:-UsePerfData" ;;
+              agent) export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
+                     tier="-XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xms8m -Xmx24m -Xmn8m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 -XX:+UseCompactObjectHeaders -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=16m -Xss512k -XX:-UsePerfData" ;;
               *) tier="-XX:TieredStopAtLevel=1" ;;
             esac
             # RAILYARD_JAVA: the node's own JDK 25 when this runtime is built for another machine (the class

@@ -53,7 +53,7 @@ class InventoryCommandTest {
         List<String> keys = new ArrayList<>();
         json.fieldNames().forEachRemaining(keys::add);
         assertThat(keys).containsExactlyInAnyOrder("schemaVersion", "hostname", "takenAt", "root", "host", "pciDevices", "gpu",
-                "rdmaDevices", "interfaces", "topology", "xidEvents");
+                "rdmaDevices", "interfaces", "topology", "xidEvents", "unlisted");
         assertThat(json.get("root").asText()).isEqualTo(root.toString());
         assertThat(json.at("/gpu/nvml/state").asText()).isEqualTo("absent");
         assertThat(json.at("/gpu/nvml/reason").asText()).startsWith("NVML unavailable: captured tree ").contains("NVML is only asked");

@@ -17,14 +17,14 @@ import java.util.Set;
  * Input of any size, with memory that does not grow with it. The first {@link #HEAD} bytes decide what the input
  * is; a kernel log longer than that is read line by line into a {@link KernelLogSummary} (the same reader and
  * verdicts as a pasted log) and the catalog's rules, holding no line once it is read. Any other input keeps its
- * first and last MiB as a paste, its middle read by the catalog's rules only.
+ * first MiB and last 256 KiB as a paste, its middle read by the catalog's rules only.
  */
 public final class LargeInput {
 
     /** Enough of a log to tell what it is; no tool's output that needs reading whole is longer in practice. */
     static final int HEAD = 1 << 20;
-    /** How much of the end of a long input of another tool is read as a paste, with the head. */
-    static final int TAIL = 1 << 20;
+    /** How much of the end of a long input of another tool is read as a paste, with the head: a tool's result and last errors fit in it. */
+    static final int TAIL = 1 << 18;
 
     private LargeInput() {
     }
@@ -127,8 +127,8 @@ public final class LargeInput {
         DiagnosisReport ends = diagnoser.diagnose(Paste.of(head.toString()), targets);
         List<String> ignored = new ArrayList<>(ends.ignored());
         if (middle > 0) {
-            ignored.add(middle + " lines between the first and last MiB (lines " + (n[1] + 1) + " to " + (n[1] + middle)
-                    + "), read for errors only");
+            ignored.add(middle + " lines between the first MiB and the last 256 KiB (lines " + (n[1] + 1) + " to "
+                    + (n[1] + middle) + "), read for errors only");
         }
         return new Result(new DiagnosisReport(ends.tool(), Diagnoser.merge(ends.diagnoses(), rules.found(), Set.of()),
                 ends.parsed(), ignored), r.cut());

@@ -35,11 +35,20 @@ public final class SlurmLauncher implements Launcher {
     private volatile String jobId;
     /** Where sbcast put each bundle (by hash) on every node of the allocation; removed at close. */
     private final Map<String, String> broadcast = new ConcurrentHashMap<>();
-    /** The argv that starts Railyard on each prepared node. */
-    private final Map<String, List<String>> railyardOnNode = new ConcurrentHashMap<>();
-    private final RunningSteps running = new RunningSteps();
-    /** Each bundle's machine, read once from its tarball. */
-    private final Map<String, java.util.Optional<String>> bundleMachines = new ConcurrentHashMap<>();
+    private final RemoteSteps steps = new RemoteSteps(new RemoteSteps.Transport() {
+        @Override
+        public WrappedStep start(ClusterSpec.Node node, List<String> shownArgs, List<String> argv, Duration timeout)
+                throws IOException {
+            SrunStep srun = new SrunStep(jobId, node.name());
+            return WrappedStep.startInOwnSession(node.name(), shownArgs, srun, srun.argv(argv, timeout),
+                    extraEnvironment());
+        }
+
+        @Override
+        public String cannotStart(IOException e) {
+            return "could not start srun: " + e.getMessage() + " (install the Slurm client, slurm-client)";
+        }
+    });
     /** The name of the allocation this launcher asks for: its own, so that one it lost track of can be cancelled. */
     private final String jobName = "railyard-validate-" + Integer.toHexString(ThreadLocalRandom.current().nextInt());
 
@@ -107,73 +116,31 @@ public final class SlurmLauncher implements Launcher {
         }
         return switch (railyard) {
             case RemoteRailyard.AtPath p -> {
-                railyardOnNode.put(node.name(), List.of(p.path()));
-                yield execute(node, job, List.of(), List.of(p.path(), "--version"), timeout);
+                steps.preparedAt(node, List.of(p.path()));
+                yield steps.execute(node, List.of(), List.of(p.path(), "--version"), timeout);
             }
-            case RemoteRailyard.FromBundle b -> prepareBundle(node, job, b.bundles(), timeout);
+            case RemoteRailyard.FromBundle b -> steps.prepareBundle(node, b.bundles(), timeout,
+                    (n, bundle, dir, left) -> copy(n, job, bundle, dir, timeout), " (sbcast)");
         };
     }
 
-    private StepResult prepareBundle(ClusterSpec.Node node, String job, List<Bundle> bundles, Duration timeout)
+    /** sbcast once to the allocation, then unpacked into the node's cache by a step on that node. */
+    private StepResult copy(ClusterSpec.Node node, String job, Bundle bundle, String dir, Duration timeout)
             throws InterruptedException {
-        long start = System.nanoTime();
-        StepResult probe = execute(node, job, List.of(), NodeCache.probe(bundles.getFirst().hash()), timeout);
-        if (probe.status() != StepStatus.EXITED) return probe;
-        var answer = NodeCache.parse(probe.stdout());
-        if (probe.exitCode() != 0 || answer.isEmpty()) {
-            return RunningSteps.failed(node, probe, "could not find the cache directory on " + node.name() + ": "
-                    + (probe.stdout() + probe.stderr()).strip());
+        String copy;
+        try {
+            copy = broadcast(job, bundle, timeout);
+        } catch (Interrupted e) {
+            throw new InterruptedException("interrupted while sbcast copied the bundle");
+        } catch (IllegalStateException e) {
+            return new StepResult(node.name(), List.of(), StepStatus.LAUNCH_FAILED, -1, "", "", Duration.ZERO,
+                    e.getMessage());
         }
-        List<BundleChoice.Built> built = bundles.stream().map(b -> new BundleChoice.Built(b,
-                bundleMachines.computeIfAbsent(b.hash(), h -> BundleArchitecture.of(b.tarball())))).toList();
-        BundleChoice choice = BundleChoice.of(node.name(), answer.get().arch(), built, node.java());
-        if (choice instanceof BundleChoice.Refuse refuse) return RunningSteps.failed(node, probe, refuse.reason());
-        BundleChoice.Ship ship = (BundleChoice.Ship) choice;
-        Bundle bundle = ship.bundle();
-        if (!bundle.hash().equals(bundles.getFirst().hash())) {
-            // the node's machine has a bundle of its own: ask again whether the node holds that one
-            probe = execute(node, job, List.of(), NodeCache.probe(bundle.hash()), timeout);
-            if (probe.status() != StepStatus.EXITED) return probe;
-            answer = NodeCache.parse(probe.stdout());
-            if (probe.exitCode() != 0 || answer.isEmpty()) {
-                return RunningSteps.failed(node, probe, "could not find the cache directory on " + node.name()
-                        + ": " + (probe.stdout() + probe.stderr()).strip());
-            }
-        }
-        String done;
-        if (answer.get().present()) {
-            done = "bundle " + bundle.hash() + " already at " + answer.get().dir();
-        } else {
-            String copy;
-            try {
-                copy = broadcast(job, bundle, timeout);
-            } catch (Interrupted e) {
-                throw new InterruptedException("interrupted while sbcast copied the bundle");
-            } catch (IllegalStateException e) {
-                return new StepResult(node.name(), List.of(), StepStatus.LAUNCH_FAILED, -1, "", "", Duration.ZERO,
-                        e.getMessage());
-            }
-            StepResult unpack = execute(node, job, List.of(), NodeCache.unpack(answer.get().dir(), copy), timeout);
-            if (unpack.status() != StepStatus.EXITED) return unpack;
-            if (unpack.exitCode() != 0) {
-                return RunningSteps.failed(node, unpack, "unpacking the bundle on " + node.name() + " failed: "
-                        + unpack.stderr().strip());
-            }
-            done = "copied bundle " + bundle.hash() + " to " + answer.get().dir() + " (sbcast)";
-        }
-        List<String> program = BundleChoice.program(answer.get().railyard(), ship.javaHome());
-        if (ship.javaHome().isPresent()) {
-            StepResult version = execute(node, job, List.of(), withProgram(program, List.of("--version")), timeout);
-            // exit 127 (no such java) comes back as LAUNCH_FAILED: it too is the named JDK's failure
-            if (version.status() != StepStatus.EXITED && version.status() != StepStatus.LAUNCH_FAILED) return version;
-            if (version.status() == StepStatus.LAUNCH_FAILED || version.exitCode() != 0) {
-                return RunningSteps.failed(node, version, BundleChoice.javaFailed(node, ship.javaHome().get(),
-                        version));
-            }
-            done += " (run with " + ship.javaHome().get() + ")";
-        }
-        railyardOnNode.put(node.name(), program);
-        return RunningSteps.done(node, start, done);
+        StepResult unpack = steps.execute(node, List.of(), NodeCache.unpack(dir, copy), timeout);
+        return unpack.status() == StepStatus.EXITED && unpack.exitCode() != 0
+                ? RunningSteps.failed(node, unpack, "unpacking the bundle on " + node.name() + " failed: "
+                        + unpack.stderr().strip())
+                : unpack;
     }
 
     /**
@@ -216,47 +183,13 @@ public final class SlurmLauncher implements Launcher {
     @Override
     public StepResult run(ClusterSpec.Node node, List<String> railyardArgs, Duration timeout)
             throws InterruptedException {
-        List<String> program = railyardOnNode.get(node.name());
-        if (program == null) {
-            StepResult prepared = prepare(node, timeout);
-            if (!RunningSteps.prepared(prepared)) return prepared;
-            program = railyardOnNode.get(node.name());
-        }
-        return execute(node, jobId, railyardArgs, withProgram(program, railyardArgs), timeout);
+        return steps.run(node, railyardArgs, timeout, this::prepare);
     }
 
     @Override
     public RemoteProcess start(ClusterSpec.Node node, List<String> railyardArgs, Duration timeout)
             throws InterruptedException {
-        List<String> program = railyardOnNode.get(node.name());
-        if (program == null) {
-            StepResult prepared = prepare(node, timeout);
-            if (!RunningSteps.prepared(prepared)) return RunningSteps.ended(prepared);
-            program = railyardOnNode.get(node.name());
-        }
-        try {
-            return running.track(start(node, jobId, railyardArgs, withProgram(program, railyardArgs), timeout));
-        } catch (IOException e) {
-            return RunningSteps.ended(launchFailed(node, railyardArgs, e));
-        }
-    }
-
-    private StepResult execute(ClusterSpec.Node node, String job, List<String> shownArgs, List<String> argv,
-                               Duration timeout) throws InterruptedException {
-        WrappedStep step;
-        try {
-            step = start(node, job, shownArgs, argv, timeout);
-        } catch (IOException e) {
-            return launchFailed(node, shownArgs, e);
-        }
-        return running.await(step, timeout);
-    }
-
-    private WrappedStep start(ClusterSpec.Node node, String job, List<String> shownArgs, List<String> argv,
-                              Duration timeout) throws IOException {
-        SrunStep srun = new SrunStep(job, node.name());
-        return WrappedStep.startInOwnSession(node.name(), shownArgs, srun, srun.argv(argv, timeout),
-                extraEnvironment());
+        return steps.start(node, railyardArgs, timeout, this::prepare);
     }
 
     /**
@@ -279,21 +212,10 @@ public final class SlurmLauncher implements Launcher {
         return environment;
     }
 
-    private static List<String> withProgram(List<String> program, List<String> args) {
-        List<String> argv = new ArrayList<>(program);
-        argv.addAll(args);
-        return argv;
-    }
-
     private static List<String> concat(List<String> a, List<String> b) {
         List<String> all = new ArrayList<>(a);
         all.addAll(b);
         return all;
-    }
-
-    private static StepResult launchFailed(ClusterSpec.Node node, List<String> args, IOException e) {
-        return RunningSteps.notStarted(node, args, e,
-                "could not start srun: " + e.getMessage() + " (install the Slurm client, slurm-client)");
     }
 
     /**
@@ -302,7 +224,7 @@ public final class SlurmLauncher implements Launcher {
      */
     @Override
     public void close() {
-        running.closeAll();
+        steps.closeAll();
         String job = jobId;
         removeBroadcast(job);
         if (ownAllocation && job != null) {

@@ -163,10 +163,10 @@ final class PairStage {
         List<PairResult> mine = runRoundsAsNodesFree(plan, rounds);
         // only the kinds that were bad are retested, each pair once
         Map<RoundRobinSchedule.Pair, List<PairKind>> bad = new LinkedHashMap<>();
-        for (PairJudgement j : judge.judgeLatest(mine)) {
+        judge.eachLatest(mine, j -> {
             if (j.bad()) bad.computeIfAbsent(new RoundRobinSchedule.Pair(j.test().client(), j.test().server()),
                     k -> new ArrayList<>()).add(j.kind());
-        }
+        });
         // a pair with a lost end is not run again: its failure was the loss, not the link
         bad.keySet().removeIf(p -> lost.either(p.first(), p.second()).isPresent());
         if (bad.isEmpty()) return;

@@ -62,6 +62,40 @@ class PairJudgeTest {
                 .satisfies(x -> assertThat(x.bar().getAsDouble()).isEqualTo(5.0));
     }
 
+    /**
+     * A 512-host run judges 262,400 pair tests at once (and a rail bad everywhere is 130,816 FAILs): each judgement
+     * must not carry its own copy of the verdict and its fix text. At a 128 MB heap it ran out of memory here.
+     */
+    @Test
+    void judgementsOfOneKindShareTheirVerdict() {
+        List<PairResult> r = PairFixtures.allPairs("rail0", PairFixtures.names(8), PairKind.RDMA_BANDWIDTH,
+                (a, b) -> a.equals("n001") || b.equals("n001") ? 9.55 : b.equals("n008") ? 25.0 : 38.0);
+        List<PairJudgement> j = judged(r);
+        assertThat(j).hasSize(28);
+        for (List<PairJudgement> same : List.of(
+                j.stream().filter(x -> x.value().getAsDouble() == 9.55).toList(),
+                j.stream().filter(x -> x.value().getAsDouble() == 25.0).toList(),
+                j.stream().filter(x -> x.value().getAsDouble() == 38.0).toList())) {
+            assertThat(same).hasSizeGreaterThan(1);
+            assertThat(same).allSatisfy(x -> assertThat(x.rule().orElseThrow()).isSameAs(same.getFirst().rule().orElseThrow()));
+        }
+    }
+
+    @Test
+    void theLatestAttemptComesInTheOrderOfTheTestsFirstResult() {
+        List<PairResult> r = new ArrayList<>(PairFixtures.allPairs("rail0", PairFixtures.names(4), PairKind.TCP_BANDWIDTH,
+                (a, b) -> a.equals("n001") ? 1.0 : 10.0));
+        r.add(PairFixtures.result("rail0", "n002", "n001", PairKind.TCP_BANDWIDTH, 2, 9.5));
+        r.add(PairFixtures.result("rail0", "n001", "n003", PairKind.TCP_BANDWIDTH, 2, 9.0));
+        List<PairJudgement> j = judged(r);
+        List<String> firstSeen = r.subList(0, 6).stream().map(x -> x.test().subject()).toList();
+        assertThat(j).extracting(x -> x.test().subject()).containsExactlyElementsOf(firstSeen);
+        assertThat(j).filteredOn(x -> x.result().attempt() == 2).extracting(x -> x.test().subject())
+                .containsExactlyInAnyOrder("rail0 n001<->n002", "rail0 n001<->n003");
+        assertThat(j).filteredOn(PairJudgement::bad).extracting(x -> x.test().subject()).containsExactly(
+                firstSeen.stream().filter(x -> x.equals("rail0 n001<->n004")).toArray(String[]::new));
+    }
+
     @Test
     void aFailedPairIsBadAndFindingsNameIt() {
         List<PairResult> r = List.of(

@@ -83,7 +83,8 @@ public final class SlurmLauncher implements Launcher {
         if (jobId != null) return jobId;
         if (Thread.currentThread().isInterrupted()) throw new Interrupted();
         List<String> nodes = spec.nodes().stream().map(ClusterSpec.Node::name).toList();
-        List<String> argv = List.of("salloc", "--no-shell", "--nodes=" + nodes.size(), "-w", String.join(",", nodes),
+        // --no-kill: a node that fails mid-run is that node's loss (LOST), not the end of every other node's steps
+        List<String> argv = List.of("salloc", "--no-shell", "--no-kill", "--nodes=" + nodes.size(), "-w", String.join(",", nodes),
                 "--job-name=" + jobName, "--immediate=" + SALLOC_WAIT.toSeconds());
         CommandRunner.Result r = slurm(argv, SALLOC_WAIT.plusSeconds(30));
         Matcher m = GRANTED.matcher(r.stderr() + r.stdout());

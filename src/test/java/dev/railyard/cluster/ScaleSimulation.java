@@ -49,6 +49,7 @@ public final class ScaleSimulation {
         ClusterSpec spec = PairFixtures.spec(hosts, 2, true);
         StubLauncher stub = new StubLauncher(spec, figures(Faults.of(hosts)));
         stub.countCalls = false;
+        stub.listStarts = false;
         Map<String, Long> roundStart = new ConcurrentHashMap<>();
         Map<String, List<Long>> roundNanos = new ConcurrentHashMap<>();
         Progress timing = new Progress(Clock.system()) {

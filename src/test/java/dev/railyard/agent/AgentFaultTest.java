@@ -180,4 +180,17 @@ class AgentFaultTest {
         assertThat(component(s, "eth0").reason()).contains("6 carrier changes in the last 10 min")
                 .contains("6 seen between samples, 0 counted by the kernel");
     }
+
+    @Test
+    void aWatchedNicIsUnknownWhileSysClassNetLeadsOutOfTheRoot() throws Exception {
+        assertThat(component(agent.tick(), "eth0").state()).isEqualTo(HealthState.HEALTHY);
+        Path net = tree.root.resolve("sys/class/net");
+        java.nio.file.Files.delete(net.resolve("eth0"));
+        java.nio.file.Files.delete(net);
+        java.nio.file.Files.createSymbolicLink(net, Path.of("/sys/class/net"));
+        tree.clock.advance(Duration.ofSeconds(1));
+        AgentState s = agent.tick();
+        assertThat(component(s, "eth0").state()).isNotEqualTo(HealthState.HEALTHY);
+        assertThat(component(s, "eth0").reason()).contains("sys/class/net").contains("symlink points outside the root");
+    }
 }

@@ -50,7 +50,13 @@ public final class FollowUps {
             if (p.startsWith(UNITS)) {
                 daemonReload = true;
                 String name = p.substring(UNITS.length());
-                if (!name.contains("/") && name.endsWith(".service")) {
+                // a service a rendered timer starts runs when the timer fires, not when it is installed
+                boolean timed = name.endsWith(".service") && changes.stream().anyMatch(o -> o.file().path()
+                        .equals(UNITS + name.substring(0, name.length() - ".service".length()) + ".timer"));
+                if (!name.contains("/") && name.endsWith(".timer") && created) {
+                    enable.add(new Step(List.of("systemctl", "enable", "--now", name), Kind.START, "new timer " + name,
+                            java.util.Optional.of(name)));
+                } else if (!name.contains("/") && name.endsWith(".service") && !timed) {
                     if (created) enable.add(new Step(List.of("systemctl", "enable", "--now", name), Kind.START, "new unit " + name, java.util.Optional.of(name)));
                     else restart.add(new Step(List.of("systemctl", "try-restart", name), Kind.START, "unit " + name + " changed"));
                 }

@@ -28,7 +28,7 @@ public final class NodeRenderer {
         return new NodeRenderer(List.of(new NetplanRenderer(), new NetworkManagerRenderer(), new SysctlRenderer(),
                 new LimitsRenderer(), new KernelModulesRenderer(), new SystemdRenderer(), new NcclEnvRenderer(),
                 new HostsRenderer(), new SshConfigRenderer(), new SlurmRenderer(), new OpenSmRenderer(),
-                new PrometheusRenderer(), new SpecCopyRenderer()));
+                new PrometheusRenderer(), new SpecCopyRenderer(), new ActiveCheckRenderer()));
     }
 
     public List<RenderedFile> render(ClusterSpec spec, String node, Optional<List<RdmaDevice>> rdma, int agentPort) {

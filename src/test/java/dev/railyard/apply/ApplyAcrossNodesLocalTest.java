@@ -67,7 +67,7 @@ class ApplyAcrossNodesLocalTest {
             // the rendered files name the spec file in their header: the same through the launcher as here
             assertThat(section(r.out(), n)).isEqualTo(own.out());
         }
-        assertThat(r.out()).contains("apply (dry-run) through the local launcher: 3 of 3 node(s) done, 39 file(s) would change\n");
+        assertThat(r.out()).contains("apply (dry-run) through the local launcher: 3 of 3 node(s) done, 48 file(s) would change\n");
         assertThat(TreeSnapshot.of(dir)).isEqualTo(before);
     }
 
@@ -86,7 +86,7 @@ class ApplyAcrossNodesLocalTest {
             String n = NODES.get(i);
             JsonNode node = doc.get("nodes").get(i);
             assertThat(node.get("node").asText()).isEqualTo(n);
-            assertThat(node.get("result").get("changed").asInt()).isEqualTo(13);
+            assertThat(node.get("result").get("changed").asInt()).isEqualTo(16);
             Path backup = Path.of(node.get("result").get("backup").asText());
             assertThat(backup).startsWith(dir.resolve(n).resolve("var/backups/railyard"));
             assertThat(Files.readString(backup.resolve("etc/hosts"))).contains(n + "-old");
@@ -104,7 +104,7 @@ class ApplyAcrossNodesLocalTest {
 
         CliRun undo = onNodes(dir, "--undo");
         assertThat(undo.code()).as(undo.out() + undo.err()).isZero();
-        for (String n : NODES) assertThat(section(undo.out(), n)).contains("restored 1 file(s), removed 12 created file(s)");
+        for (String n : NODES) assertThat(section(undo.out(), n)).contains("restored 1 file(s), removed 15 created file(s)");
         Map<String, String> after = TreeSnapshot.of(dir);
         after.keySet().removeIf(p -> p.contains("var/backups/railyard"));
         assertThat(after).isEqualTo(before);

@@ -102,7 +102,7 @@ class ApplyOnScratchRootTest {
         Map<String, String> applied = TreeSnapshot.of(root);
         CliRun second = apply(root, "--apply");
         assertThat(second.code()).as(second.err()).isZero();
-        assertThat(second.out()).contains("nothing to change: all 13 file(s) under " + root + " are already as rendered");
+        assertThat(second.out()).contains("nothing to change: all 16 file(s) under " + root + " are already as rendered");
         assertThat(TreeSnapshot.of(root)).as("the second apply writes nothing, not even a backup").isEqualTo(applied);
 
         CliRun undo = run("apply", "--undo", "--root", root.toString());

@@ -70,7 +70,8 @@ class ApplyStartsWhatItInstallsTest {
         CliRun r = apply(root, "examples/s4-h100-hdr.yaml", "compute01", "--apply");
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         assertThat(ran).containsExactly(List.of("systemctl", "daemon-reload"), List.of("sysctl", "--system"),
-                List.of("modprobe", "nvidia-peermem"), List.of("systemctl", "enable", "--now", "railyard-agent.service"),
+                List.of("modprobe", "nvidia-peermem"), List.of("systemctl", "enable", "--now", "railyard-active-check.timer"),
+                List.of("systemctl", "enable", "--now", "railyard-agent.service"),
                 List.of("systemctl", "try-restart", "slurmd.service"));
         assertThat(r.out()).contains("ran: systemctl enable --now railyard-agent.service\n")
                 .contains("not restarting networking (netplan changed)");
@@ -79,8 +80,10 @@ class ApplyStartsWhatItInstallsTest {
         ran.clear();
         CliRun undo = apply(root, null, null, "--undo");
         assertThat(undo.code()).as(undo.out() + undo.err()).isZero();
-        assertThat(ran).containsExactly(List.of("systemctl", "disable", "--now", "railyard-agent.service"), List.of("systemctl", "daemon-reload"));
-        assertThat(notes).containsExactly("enable with the unit file present", "disable with the unit file present");
+        assertThat(ran).containsExactly(List.of("systemctl", "disable", "--now", "railyard-active-check.timer"),
+                List.of("systemctl", "disable", "--now", "railyard-agent.service"), List.of("systemctl", "daemon-reload"));
+        assertThat(notes).containsExactly("enable with the unit file present", "enable with the unit file present",
+                "disable with the unit file present", "disable with the unit file present");
         assertThat(undo.out()).contains("ran: systemctl disable --now railyard-agent.service\n");
         assertThat(Files.exists(root.resolve("etc/systemd/system/multi-user.target.wants/railyard-agent.service"), java.nio.file.LinkOption.NOFOLLOW_LINKS)).isFalse();
         assertThat(root.resolve("etc/systemd/system/railyard-agent.service")).doesNotExist();

@@ -99,6 +99,7 @@ class RenderValidatorsTest {
         copyUnits(systemUnits, root.resolve("usr/lib/systemd/system"));
         executable(root.resolve(SystemdRenderer.RAILYARD_BIN.substring(1)));
         executable(root.resolve("usr/sbin/ip"));
+        executable(root.resolve("bin/sh"));
         List<String> units = new ArrayList<>();
         for (String example : Examples.ALL) {
             for (ClusterSpec.Node node : Examples.spec(example).nodes()) {

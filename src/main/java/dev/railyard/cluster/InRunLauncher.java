@@ -3,7 +3,6 @@ package dev.railyard.cluster;
 import dev.railyard.model.ClusterSpec;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -24,11 +23,7 @@ final class InRunLauncher implements Launcher {
 
     /** {@code args} with {@code --in-run RUN} after them when they run a benchmark; other steps unchanged. */
     List<String> marked(List<String> args) {
-        if (args.isEmpty() || !args.getFirst().equals("bench")) return args;
-        List<String> out = new ArrayList<>(args);
-        out.add("--in-run");
-        out.add(runId);
-        return out;
+        return NodeArgv.inRun(args, runId);
     }
 
     @Override

@@ -32,6 +32,12 @@ import java.util.Set;
  */
 final class NodeArgv {
 
+    /**
+     * What marks a benchmark step as one of a validate run's (InRunLauncher): on the node such steps share its
+     * benchmark lock with each other only. It says who asks, not what is asked, so {@link #read} accepts and drops it.
+     */
+    static final String IN_RUN = "--in-run";
+
     /** Options that take no value. */
     private static final Set<String> FLAGS = Set.of("--once", "--report-gbits");
 
@@ -92,6 +98,14 @@ final class NodeArgv {
         o.port().ifPresent(p -> a.addAll(List.of("--ib-dev", p.device(), "--ib-port", String.valueOf(p.port()))));
     }
 
+    /** {@code argv} marked as a step of run {@code runId} when it runs a benchmark; other steps unchanged. */
+    static List<String> inRun(List<String> argv, String runId) {
+        if (argv.isEmpty() || !argv.getFirst().equals("bench")) return argv;
+        List<String> out = new ArrayList<>(argv);
+        out.addAll(List.of(IN_RUN, runId));
+        return List.copyOf(out);
+    }
+
     /** The request these arguments ask for; IllegalArgumentException naming what is not part of the protocol. */
     static NodeRequest read(List<String> argv) {
         String head = String.join(" ", argv.subList(0, Math.min(3, argv.size())));
@@ -134,6 +148,7 @@ final class NodeArgv {
                 }
             }
             if (positionals == 1 && pos == null) throw unexpected("no server address");
+            if (argv.getFirst().equals("bench")) values.remove(IN_RUN);
             this.positional = pos;
         }
 

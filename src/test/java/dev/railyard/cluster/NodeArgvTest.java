@@ -55,6 +55,20 @@ class NodeArgvTest {
     }
 
     @Test
+    void aBenchmarkStepMarkedAsOneOfARunsIsReadAsTheSameRequest() {
+        for (NodeRequest r : REQUESTS) {
+            List<String> marked = NodeArgv.inRun(NodeArgv.write(r), "20261127-093406-8545");
+            assertThat(NodeArgv.read(marked)).as(String.join(" ", marked)).isEqualTo(r);
+            if (marked.getFirst().equals("bench")) {
+                assertThat(marked).endsWith(NodeArgv.IN_RUN, "20261127-093406-8545");
+                assertThat(Main.commandLine().parseArgs(marked.toArray(String[]::new)).hasSubcommand()).isTrue();
+            } else {
+                assertThat(marked).isEqualTo(NodeArgv.write(r));
+            }
+        }
+    }
+
+    @Test
     void theCasesCoverEveryKindOfRequest() {
         Set<String> kinds = Arrays.stream(NodeRequest.class.getPermittedSubclasses()).map(Class::getSimpleName)
                 .collect(Collectors.toSet());

@@ -116,10 +116,12 @@ final class NvmlLayouts {
     static final long GPM_METRIC_VALUE_OFFSET = GPM_METRIC.byteOffset(groupElement("value"));
     /**
      * nvmlGpmMetricsGet_t: unsigned int version (NVML_GPM_METRICS_GET_VERSION, 1), numMetrics; nvmlGpmSample_t
-     * sample1, sample2; nvmlGpmMetric_t metrics[NVML_GPM_METRIC_MAX] (98 in CUDA 12 nvml.h; NVML reads numMetrics).
+     * sample1, sample2; nvmlGpmMetric_t metrics[NVML_GPM_METRIC_MAX]. NVML_GPM_METRIC_MAX grew under the same struct
+     * version (98 in CUDA 12's nvml.h, 210 in CUDA 13's with driver 580): the buffer has room for 256, so a library
+     * that touches its whole array never writes past ours. NVML reads numMetrics entries.
      */
     static final int GPM_METRICS_GET_VERSION = 1;
-    static final int GPM_METRIC_MAX = 98;
+    static final int GPM_METRIC_MAX = 256;
     static final long GPM_GET_SAMPLE1_OFFSET = 8;
     static final long GPM_GET_SAMPLE2_OFFSET = 16;
     static final long GPM_GET_METRICS_OFFSET = 24;

@@ -180,8 +180,10 @@ class FixQuotingTest {
                 .startsWith("ip link set dev " + ShellWord.of(NET2) + " up\n");
         assertThat(Found.one(out, "rdma.port.rate", DEV + ":1").remediation())
                 .endsWith("\ncat " + ShellWord.of("/sys/class/infiniband/" + DEV + "/ports/1/rate"));
-        assertThat(Found.one(out, "rdma.counters", DEV + ":1").remediation())
-                .endsWith("\ngrep . " + ShellWord.of("/sys/class/infiniband/" + DEV + "/ports/1/counters") + "/*"); // RoCE
+        assertThat(Found.one(out, "rdma.counters", DEV + ":1").remediation()) // RoCE
+                .startsWith("rdma link show " + ShellWord.of(DEV + "/1") + "\n")
+                .contains("\ngrep . " + ShellWord.of("/sys/class/infiniband/" + DEV + "/ports/1/counters/") + "*\n")
+                .contains("\ndmesg | grep -i " + ShellWord.of(DEV) + "\n");
     }
 
     @Test

@@ -127,7 +127,6 @@ UsePAM no
 StrictModes no
 PrintMotd no
 MaxStartups 100:30:200
-MaxSessions 100
 SetEnv XDG_CACHE_HOME=$dir/$h/cache RAILYARD_TESTCLUSTER_HOST=$h
 Subsystem sftp internal-sftp
 EOF

@@ -89,8 +89,9 @@ class NodeLossUnderSlurmTest {
             List<Path> files = ValidationReportFiles.write(report, dir.resolve("report"));
             assertThat(files).extracting(f -> f.getFileName().toString())
                     .contains("report.json", "junit.xml", "index.html", "report.md");
-            assertThat(slurm.slurm("squeue", "-h", "-o", "%i %T").stdout().strip())
-                    .as("validate gave its allocation back").isEmpty();
+            // COMPLETING is Slurm's own clean-up after validate released the job (slower with a node DOWN).
+            assertThat(slurm.slurm("squeue", "-h", "-o", "%T").stdout().strip().lines().distinct().toList())
+                    .as("validate gave its allocation back").isSubsetOf("COMPLETING", "CANCELLED");
         }
     }
 }

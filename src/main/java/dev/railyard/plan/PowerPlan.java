@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Seed 004's power arithmetic: GPUs × TDP plus host overhead per node, PSU redundancy, PDU breakers loaded to a
- * derating (80 % continuous load), and PUE to facility power.
+ * Power as cluster sizings count it: GPUs × TDP plus host overhead per node, PSU redundancy, PDU breakers loaded
+ * to a derating (80 % continuous load), and PUE to facility power.
  */
 public record PowerPlan(int nodes, int gpusPerNode, double gpuWatts, double hostWatts, double psuWatts, int psusPerNode,
                         int psuSpares, double breakerAmps, double volts, int phases, double derate, double pue) {

@@ -14,14 +14,16 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Code, scripts and docs say why in their own terms: no pointer into documents or experiments a reader of this
- * repository does not have ("seed 004", "run 31", PRODUCT.md, an issue number of this project), and README's map
- * names every package there is.
+ * Code, scripts, docs, example specs and deploy files say why in their own terms: no pointer into documents or
+ * experiments a reader of this repository does not have ("seed 004", "run 31", PRODUCT.md, an issue number of this
+ * project), and README's map names every package there is.
  */
 class RepositoryWordsTest {
 
     private static final Pattern ELSEWHERE = Pattern.compile(
-            "\\bseeds? 0\\d\\d\\b|\\bPRODUCT\\.md\\b|\\b[Rr]uns? \\d+\\b(?! (?:s|ms|mutants|times|rounds|pair))|\\b[Ii]ssue \\d+'s\\b");
+            "\\bseeds? 0\\d\\d\\b|\\bPRODUCT\\.md\\b|\\b[Rr]uns? \\d+\\b(?! (?:s|ms|mutants|times|rounds|pair))|\\b[Ii]ssue \\d+'s\\b"
+                    // the longer forms: "Seed 004's", "the seed's", "seed: 98 %"
+                    + "|(?i:\\bseeds?(?:'s?)? (?:0\\d\\d|S\\d)\\b|\\bthe seeds?'s?\\b|\\bseed:)");
 
     private static List<Path> files() throws IOException {
         List<Path> out = new ArrayList<>();
@@ -35,8 +37,16 @@ class RepositoryWordsTest {
             // the diagnose corpus names the public issue threads its pastes come from
             s.filter(p -> p.toString().endsWith(".md") && !p.endsWith("diagnose-corpus.md")).forEach(out::add);
         }
+        // what ships beside the code: example specs, dashboards and alert rules, the build and CI entry points
+        for (String dir : List.of("examples", "deploy", ".ci", "src/build")) {
+            try (Stream<Path> s = Files.walk(Path.of(dir))) {
+                s.filter(Files::isRegularFile).forEach(out::add);
+            }
+        }
         out.add(Path.of("README.md"));
         out.add(Path.of("railyard"));
+        out.add(Path.of("run-tests"));
+        out.add(Path.of("pom.xml"));
         return out;
     }
 

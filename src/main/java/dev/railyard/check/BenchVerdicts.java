@@ -1,6 +1,7 @@
 package dev.railyard.check;
 
 import dev.railyard.check.rules.GpuTemperatureRule;
+import dev.railyard.check.rules.NcclBusbwRule;
 import dev.railyard.check.rules.RdmaBandwidthRule;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.NcclNet;
@@ -25,11 +26,6 @@ public final class BenchVerdicts {
     public static final String RDMA_BW = CheckId.BENCH_RDMA_BW.id();
     public static final String RDMA_LAT = CheckId.BENCH_RDMA_LAT.id();
     public static final String NCCL_BUSBW = CheckId.BENCH_NCCL_BUSBW.id();
-
-    /** Data that did not verify: the GPUs' error reports first, then one pair at a time. */
-    static final String CORRUPTED = Fix.lines(Fix.note("data came back corrupted: look for Xid and ECC errors, then "
-            + "rerun on one GPU pair at a time (CUDA_VISIBLE_DEVICES=0,1 ...) to find the bad one"),
-            "railyard check --only gpu.", "dmesg | grep -iE 'NVRM: Xid|ECC'");
 
 
     private BenchVerdicts() {}
@@ -137,8 +133,8 @@ public final class BenchVerdicts {
     }
 
     /**
-     * One finding per concern for every run in the output: busbw at the largest size (not nccl-tests'
-     * sweep average, which small sizes drag down), data errors, and the transport NCCL chose.
+     * One finding per concern for every run in the output: busbw at the largest size, data errors, and the transport
+     * NCCL chose, each as {@link NcclBusbwRule} judges it.
      */
     public static List<Finding> ncclBusbw(String subject, NcclTestsResult r, Optional<Double> expectedGBps,
                                           boolean fabricExpected) {
@@ -146,60 +142,47 @@ public final class BenchVerdicts {
         List<NcclTestsRun> runs = r.runs();
         for (int i = 0; i < runs.size(); i++) {
             String s = runs.size() == 1 ? subject : subject + " run " + (i + 1);
-            out.add(ncclRunBusbw(s, runs.get(i), expectedGBps));
+            out.add(ncclRunBusbw(s, runs.get(i), expectedGBps, fabricExpected));
             ncclWrong(s, runs.get(i)).ifPresent(out::add);
         }
         ncclTransport(subject, r.net(), fabricExpected).ifPresent(out::add);
         if (runs.isEmpty() && out.isEmpty()) {
-            out.add(new Finding(NCCL_BUSBW, Severity.UNKNOWN, subject, "no result table in the output",
+            out.add(NcclBusbwRule.unread("no result table in the output",
                     expectedGBps.map(e -> ">= " + fmt(e) + " GB/s busbw").orElse("a result table"),
-                    Fix.note("run the nccl-tests binary again and keep its whole output")));
+                    Fix.note("run the nccl-tests binary again and keep its whole output")).on(subject));
         }
         return out;
     }
 
     /** Data errors: #wrong > 0 in any row, or nccl-tests' "Out of bounds values : N FAILED". */
     public static Optional<Finding> ncclWrong(String s, NcclTestsRun run) {
-        long wrong = run.totalWrong();
-        boolean oobFailed = run.outOfBoundsOk().map(ok -> !ok).orElse(false);
-        if (wrong == 0 && !oobFailed) return Optional.empty();
-        return Optional.of(new Finding(NCCL_BUSBW, Severity.FAIL, s,
-                wrong + " wrong values" + (oobFailed ? ", out of bounds values FAILED" : ""),
-                "#wrong = 0", CORRUPTED));
+        return NcclBusbwRule.wrong(run.totalWrong(), run.outOfBoundsOk().map(ok -> !ok).orElse(false)).map(v -> v.on(s));
     }
 
-    /** busbw (out of place) at the largest size of one run against the spec; INFO when the spec sets none. */
-    public static Finding ncclRunBusbw(String s, NcclTestsRun run, Optional<Double> expectedGBps) {
+    /**
+     * busbw (out of place) at the largest size of one run against the spec; INFO when the spec sets none. The rank
+     * lines' hosts say whether the run crossed nodes; without them, whether the fabric was expected does.
+     */
+    public static Finding ncclRunBusbw(String s, NcclTestsRun run, Optional<Double> expectedGBps,
+                                       boolean fabricExpected) {
         Optional<NcclTestsRow> big = run.largest();
-        String expected = expectedGBps.map(e -> ">= " + fmt(e) + " GB/s busbw at the largest size")
-                .orElse("no busbw expectation in the spec");
         if (big.isEmpty()) {
-            return new Finding(NCCL_BUSBW, Severity.UNKNOWN, s, "the table has no rows", expected, "");
+            return NcclBusbwRule.unread("the table has no rows", NcclBusbwRule.expected(expectedGBps), "").on(s);
         }
         double busbw = big.get().outOfPlace().busbwGBps();
         String observed = fmt(busbw) + " GB/s busbw at " + big.get().sizeBytes() + " B";
-        if (expectedGBps.isEmpty()) return new Finding(NCCL_BUSBW, Severity.INFO, s, observed, expected, "");
-        if (busbw >= expectedGBps.get()) return Finding.pass(NCCL_BUSBW, s, observed, expected);
-        return new Finding(NCCL_BUSBW, Severity.FAIL, s, observed, expected,
-                Fix.lines(Fix.note("NCCL should use every HCA (NCCL_IB_HCA) with GPUDirect RDMA (nvidia-peermem); "
-                        + "the ports, their rates and what NCCL was given:"), "rdma link show", Fix.RDMA_RATES,
-                        "lsmod | grep -E 'nvidia_peermem|nv_peer_mem'", "printenv | grep '^NCCL_'"));
+        return NcclBusbwRule.busbw(observed, busbw, true, expectedGBps, span(run, fabricExpected)).on(s);
+    }
+
+    static NcclBusbwRule.Span span(NcclTestsRun run, boolean fabricExpected) {
+        long hosts = run.devices().stream().map(d -> d.host()).distinct().count();
+        if (hosts == 0) return fabricExpected ? NcclBusbwRule.Span.NODES : NcclBusbwRule.Span.ONE_NODE;
+        return hosts == 1 ? NcclBusbwRule.Span.ONE_NODE : NcclBusbwRule.Span.NODES;
     }
 
     /** NET/Socket where the fabric (IB/RoCE) was expected, with the reason NCCL's own lines give for it. */
     public static Optional<Finding> ncclTransport(String subject, NcclNet net, boolean fabricExpected) {
-        Optional<NcclNet.Transport> t = net.transport();
-        if (!fabricExpected || t.isEmpty() || t.get() != NcclNet.Transport.SOCKET) return Optional.empty();
-        String why = net.ibverbsMissing() ? " after \"Failed to open libibverbs.so\""
-                : net.ibNoDevice() ? " after \"NET/IB : No device found.\"" : "";
-        return Optional.of(new Finding(NCCL_BUSBW, Severity.FAIL, subject,
-                "NCCL used NET/Socket" + (net.socketInterfaces().isEmpty() ? "" : " over "
-                        + String.join(",", net.socketInterfaces())) + why,
-                "NET/IB over the RDMA fabric",
-                Fix.lines(Fix.note("NCCL needs libibverbs (rdma-core), ACTIVE ports, NCCL_IB_HCA naming the fabric "
-                        + "HCAs, and nvidia-peermem for GPUDirect RDMA:"),
-                        "ldconfig -p | grep libibverbs", "rdma link show", "modprobe nvidia-peermem",
-                        "echo nvidia-peermem > /etc/modules-load.d/nvidia-peermem.conf")));
+        return NcclBusbwRule.transport(net, fabricExpected).map(v -> v.on(subject));
     }
 
     private static String fmt(double v) {

@@ -10,6 +10,7 @@ import dev.railyard.bench.nccl.NcclTable;
 import dev.railyard.bench.nccl.RankGroup;
 import dev.railyard.bench.nccl.TcpRendezvous;
 import dev.railyard.check.NcclBenchVerdict;
+import dev.railyard.check.rules.NcclBusbwRule;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NcclBenchResult;
 import dev.railyard.model.NcclSizeResult;
@@ -203,12 +204,13 @@ public final class BenchNcclCommand implements Callable<Integer> {
                 total = ngpus;
             }
             try (group) {
-                return run(session, group, cfg, total, floor);
+                return run(session, group, cfg, total, floor, env.span());
             }
         }
     }
 
-    private int run(NcclSession session, RankGroup group, NcclBenchConfig cfg, int total, Optional<Double> floor) {
+    private int run(NcclSession session, RankGroup group, NcclBenchConfig cfg, int total, Optional<Double> floor,
+                    NcclBusbwRule.Span span) {
         String version = FfmNccl.versionText(session.nccl().version());
         List<String> devices = session.ranks().stream().map(r -> r.device() + " [" + r.pciBusId() + "]").toList();
         PrintWriter out = spec.commandLine().getOut();
@@ -233,7 +235,7 @@ public final class BenchNcclCommand implements Callable<Integer> {
             result = report(out, text, group, table, cfg, total, devices, version, rows, true, reported);
         }
         long output = System.nanoTime();
-        List<Finding> findings = NcclBenchVerdict.judge(subject(session), result, floor);
+        List<Finding> findings = NcclBenchVerdict.judge(subject(session), result, floor, span);
         if (!group.reports()) return ExitCodes.of(findings);
         if (text) {
             out.println();
@@ -313,6 +315,15 @@ public final class BenchNcclCommand implements Callable<Integer> {
                         "add --rendezvous HOST:PORT (rank 0's host), or set RAILYARD_RENDEZVOUS");
             }
             return new RankEnvironment(true, r, n, local == null ? r : local, address(addr));
+        }
+
+        /**
+         * Where the ranks are: one process drives this node's GPUs; ranks that meet at a rendezvous off this host
+         * (mpirun, srun over several nodes) may be anywhere.
+         */
+        NcclBusbwRule.Span span() {
+            boolean here = !multiProcess || (rendezvous.getAddress() != null && rendezvous.getAddress().isLoopbackAddress());
+            return here ? NcclBusbwRule.Span.ONE_NODE : NcclBusbwRule.Span.NODES;
         }
 
         /** HOST:PORT, [IPv6]:PORT; a name that does not resolve is a usage error here, not a hang at the rendezvous. */

@@ -2,6 +2,7 @@ package dev.railyard.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.railyard.check.Fix;
+import dev.railyard.check.rules.NcclBusbwRule;
 import dev.railyard.check.NcclSweepVerdict;
 import dev.railyard.check.ShellWord;
 import dev.railyard.model.CheckId;
@@ -129,8 +130,8 @@ final class BenchStage {
         List<NodeStage.NodeResult> withGpus = done.stream().filter(n -> n.gpuCount() > 0).toList();
         if (withGpus.isEmpty()) {
             NodeStage.NodeResult any = done.isEmpty() ? null : done.getFirst();
-            out.findings().add(any == null ? Finding.of(CheckId.BENCH_NCCL_BUSBW.id(), Severity.UNKNOWN, spec.cluster(),
-                    "no node completed its checks", "all_reduce across all GPUs", "")
+            out.findings().add(any == null ? NcclBusbwRule.unread("no node completed its checks",
+                    "all_reduce across all GPUs", "").on(spec.cluster())
                     : noGpu(any, CheckId.BENCH_NCCL_BUSBW.id(), "NCCL all_reduce"));
             return;
         }
@@ -145,23 +146,23 @@ final class BenchStage {
         } else {
             if (ranks > slots.max()) {
                 progress.stepDone("NCCL skipped");
-                out.findings().add(Finding.of(CheckId.BENCH_NCCL_BUSBW.id(), Severity.UNKNOWN, subject, "needs " + ranks
-                        + " ranks at once, --max-parallel is " + slots.max(), "all_reduce across all GPUs", Fix.lines(
+                out.findings().add(NcclBusbwRule.unread("needs " + ranks + " ranks at once, --max-parallel is "
+                        + slots.max(), "all_reduce across all GPUs", Fix.lines(
                                 Fix.note("NCCL starts all " + ranks + " ranks at once; validate again with room for them:"),
-                                validateAgain(ranks))));
+                                validateAgain(ranks))).on(subject));
                 return;
             }
             rank0 = ranks(withGpus, ranks, maxBytes);
         }
         progress.stepDone("NCCL all_reduce");
         if (!rank0.completed()) {
-            out.findings().add(Finding.of(CheckId.BENCH_NCCL_BUSBW.id(), Severity.FAIL, subject, "no result: " + describe(rank0),
-                    "all_reduce across all GPUs", ncclByHand(withGpus, ranks, maxBytes)));
+            out.findings().add(NcclBusbwRule.noResult("no result: " + describe(rank0), "all_reduce across all GPUs",
+                    ncclByHand(withGpus, ranks, maxBytes)).on(subject));
             return;
         }
         Reading<JsonNode> json = StepJson.parse(rank0.stdout());
         if (!(json instanceof Reading.Present<JsonNode>(JsonNode r))) {
-            out.findings().add(Finding.of(CheckId.BENCH_NCCL_BUSBW.id(), Severity.UNKNOWN, subject, json.describe(), "NCCL's table", ""));
+            out.findings().add(NcclBusbwRule.unread(json.describe(), "NCCL's table", "").on(subject));
             return;
         }
         List<SizeCurve.Point> points = new ArrayList<>();
@@ -176,7 +177,8 @@ final class BenchStage {
         out.measurements().addAll(BenchNumbers.nccl(curve));
         SizeCurve.Point last = points.isEmpty() ? new SizeCurve.Point(0, 0) : points.getLast();
         out.findings().addAll(NcclSweepVerdict.judge(subject, r.path("nranks").asInt(ranks), last.bytes(), last.value(), wrong,
-                r.path("complete").asBoolean(false) && !points.isEmpty(), spec.expect().ncclBusbwGBps()));
+                r.path("complete").asBoolean(false) && !points.isEmpty(), spec.expect().ncclBusbwGBps(),
+                withGpus.size() == 1 ? NcclBusbwRule.Span.ONE_NODE : NcclBusbwRule.Span.NODES));
     }
 
     /**

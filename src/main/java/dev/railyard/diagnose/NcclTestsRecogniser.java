@@ -90,7 +90,7 @@ public record NcclTestsRecogniser() implements Recogniser {
                         + "this run's header", "", 0, "", "nccl-tests"));
                 continue;
             }
-            out.add(at(text, BenchVerdicts.ncclRunBusbw(s, run, targets.ncclBusbwGBps()), rowLine));
+            out.add(at(text, BenchVerdicts.ncclRunBusbw(s, run, targets.ncclBusbwGBps(), targets.fabricExpected()), rowLine));
             BenchVerdicts.ncclWrong(s, run).ifPresent(f -> out.add(at(text, f, wrongLine(text, run))));
             NcclLaunchVerdicts.separateJobs(s, run, text).ifPresent(out::add);
             NcclShape.cliff(s, run, text).ifPresent(out::add);

@@ -4,6 +4,7 @@ import dev.railyard.Jargon;
 import dev.railyard.bench.RealSamples;
 import dev.railyard.bench.nccltests.NcclTestsParser;
 import dev.railyard.bench.perftest.PerftestParser;
+import dev.railyard.check.rules.NcclBusbwRule;
 import dev.railyard.model.BandwidthResult;
 import dev.railyard.model.FioDirection;
 import dev.railyard.model.FioJob;
@@ -45,10 +46,12 @@ class BenchFixesTest {
 
     private static List<Finding> all() {
         List<Finding> out = new ArrayList<>();
-        out.addAll(NcclBenchVerdict.judge("2 GPUs of this node", sweep(0, 0, false), Optional.of(300.0)));
-        out.addAll(NcclBenchVerdict.judge("2 GPUs of this node", sweep(100, 7, true), Optional.of(300.0)));
-        out.addAll(NcclSweepVerdict.judge("rail0", 16, 1L << 31, 100, 7, true, Optional.of(300.0)));
-        out.addAll(NcclSweepVerdict.judge("rail0", 16, 1L << 31, 100, 0, false, Optional.of(300.0)));
+        for (NcclBusbwRule.Span span : NcclBusbwRule.Span.values()) {
+            out.addAll(NcclBenchVerdict.judge("2 GPUs of this node", sweep(0, 0, false), Optional.of(300.0), span));
+            out.addAll(NcclBenchVerdict.judge("2 GPUs of this node", sweep(100, 7, true), Optional.of(300.0), span));
+            out.addAll(NcclSweepVerdict.judge("rail0", 16, 1L << 31, 100, 7, true, Optional.of(300.0), span));
+            out.addAll(NcclSweepVerdict.judge("rail0", 16, 1L << 31, 100, 0, false, Optional.of(300.0), span));
+        }
 
         BandwidthResult bw = new BandwidthResult("10.0.0.2", 5201, 4, 131072, 10, List.of(), 34_250_000_000L, 28.1,
                 Reading.of(new ReceiverReport(34_250_000_000L, 10, 27.4)), StopReason.of(StopReason.Kind.DURATION));

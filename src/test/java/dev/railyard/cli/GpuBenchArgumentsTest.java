@@ -66,6 +66,17 @@ class GpuBenchArgumentsTest {
         assertThat(single.multiProcess()).isFalse();
     }
 
+    /** Where the ranks ran picks bench.nccl.busbw's fix: NVLink within one node, the fabric across nodes. */
+    @Test
+    void ranksMeetingOnThisHostAreOneNodeAndElsewhereMaySpanNodes() {
+        assertThat(BenchNcclCommand.RankEnvironment.detect(null, null, null, null, Map.<String, String>of()::get).span())
+                .isEqualTo(dev.railyard.check.rules.NcclBusbwRule.Span.ONE_NODE);
+        assertThat(new BenchNcclCommand.RankEnvironment(true, 3, 8, 1, new InetSocketAddress("127.0.0.1", 29511)).span())
+                .isEqualTo(dev.railyard.check.rules.NcclBusbwRule.Span.ONE_NODE);
+        assertThat(new BenchNcclCommand.RankEnvironment(true, 3, 8, 1, new InetSocketAddress("192.0.2.1", 29511)).span())
+                .isEqualTo(dev.railyard.check.rules.NcclBusbwRule.Span.NODES);
+    }
+
     @Test
     void anUnresolvableRendezvousHostIsAUsageError() {
         assertThatThrownBy(() -> BenchNcclCommand.RankEnvironment.address("no-such-host.invalid:29500"))

@@ -106,11 +106,7 @@ public final class Rulebook {
                     "give compute its own subnet and netdev", "NetworkSeparationCheck");
             case BENCH_RDMA_LAT -> new RuleText(id, "perftest latency", "expect.rdma_latency_us (default 2.0)",
                     "above: FAIL", "the ports' rates, the governor, NUMA placement", "BenchVerdicts");
-            case BENCH_NCCL_BUSBW -> new RuleText(id, "nccl-tests or railyard's NCCL sweep: busbw at the largest "
-                    + "size, #wrong, the transport", "expect.nccl_busbw_gbytes_per_s (no default)",
-                    "#wrong > 0: FAIL; below the floor: FAIL; NET/Socket where IB/RoCE is expected: FAIL; "
-                    + "no floor: INFO", "look for Xid/ECC, then rerun per GPU pair; NCCL_IB_HCA and GDR",
-                    "BenchVerdicts, NcclSweepVerdict, NcclBenchVerdict, NcclTestsRecogniser");
+            case BENCH_NCCL_BUSBW -> new NcclBusbwRule();
             case BENCH_STORAGE_SEQ -> new RuleText(id, "fio sequential read and write bandwidth",
                     "expect.storage_seq_mbps (no default)", "below: FAIL; no floor: INFO",
                     "the drive's PCIe link and the filesystem", "StorageSeqVerdict");

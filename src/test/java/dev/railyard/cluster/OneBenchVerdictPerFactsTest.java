@@ -1,0 +1,122 @@
+package dev.railyard.cluster;
+
+import dev.railyard.check.NcclBenchVerdict;
+import dev.railyard.check.rules.NcclBusbwRule;
+import dev.railyard.diagnose.DiagnoseTargets;
+import dev.railyard.diagnose.Diagnoser;
+import dev.railyard.diagnose.Diagnosis;
+import dev.railyard.model.CheckId;
+import dev.railyard.model.ClusterSpec;
+import dev.railyard.model.Finding;
+import dev.railyard.report.Json;
+import dev.railyard.model.NcclBenchResult;
+import dev.railyard.model.NcclSizeResult;
+import dev.railyard.model.NodeOutcome;
+import dev.railyard.model.NodeStatus;
+import dev.railyard.model.Severity;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The same benchmark result through every path that judges its ID gives one severity and one fix: `bench` (the
+ * command's verdict on its own run), `validate` (the bench stage or the pair judge, on what the nodes returned) and
+ * `diagnose` (the same numbers pasted as the anchor tool prints them).
+ */
+class OneBenchVerdictPerFactsTest {
+
+    /**
+     * One node's NCCL all_reduce over two GPUs: busbw at the largest size, wrong elements, the spec's floor. bench
+     * nccl judges its sweep, validate's NCCL step the sweep its node returned, diagnose the nccl-tests table.
+     */
+    @ParameterizedTest(name = "busbw {0} wrong {1} floor {2}")
+    @CsvSource({
+            "180.5, 0, 150, PASS",
+            "120.25, 0, 150, FAIL",
+            "120.25, 0, -, INFO",
+            "180.5, 7, 150, FAIL",
+    })
+    void anNcclSweepIsJudgedAlikeEverywhere(double busbw, long wrong, String floorText, Severity want) throws Exception {
+        Optional<Double> floor = floorText.equals("-") ? Optional.empty() : Optional.of(Double.parseDouble(floorText));
+        NcclSizeResult.Timing t = new NcclSizeResult.Timing(6300, busbw, busbw, wrong);
+        NcclBenchResult sweep = new NcclBenchResult("all_reduce", 2, List.of("0 [0000:3b:00.0]", "1 [0000:5e:00.0]"),
+                "2.28.3", List.of(new NcclSizeResult(1L << 30, 1L << 28, "float", "sum", -1, t, Optional.empty())),
+                busbw, true);
+
+        List<Finding> bench = NcclBenchVerdict.judge("2 GPUs of this node", sweep, floor, NcclBusbwRule.Span.ONE_NODE);
+        List<Finding> validate = validateNccl(sweep, floor);
+        List<Finding> diagnose = Diagnoser.standard().diagnose(ncclTests(busbw, wrong),
+                        new DiagnoseTargets(Optional.empty(), 0.9, 2.0, floor, true, Optional.empty()))
+                .diagnoses().stream().map(Diagnosis::finding)
+                .filter(f -> f.id().equals(CheckId.BENCH_NCCL_BUSBW.id())).toList();
+
+        for (List<Finding> path : List.of(bench, validate, diagnose)) {
+            assertThat(worst(path)).as("%s", path).isEqualTo(want);
+        }
+        assertThat(fixes(validate)).isEqualTo(fixes(bench));
+        assertThat(fixes(diagnose)).isEqualTo(fixes(bench));
+    }
+
+    /** validate's NCCL step on one node with two GPUs, whose ranks return this sweep as bench nccl prints it. */
+    private static List<Finding> validateNccl(NcclBenchResult sweep, Optional<Double> floor) throws Exception {
+        ClusterSpec s = PairFixtures.spec(1, 1, false);
+        ClusterSpec.Expect e = s.expect();
+        ClusterSpec spec = new ClusterSpec(s.cluster(), s.source(), s.nodes(), s.gpus(), s.networks(),
+                new ClusterSpec.Expect(e.rdmaBwEfficiency(), e.rdmaLatencyUs(), e.gpuTempWarnC(), e.netBufferBytes(),
+                        floor, e.storageSeqMBps()), s.slurm(), s.sshUser(), s.ssh(), s.agent());
+        String json = Json.write(sweep);
+        Launcher ranks = new Launcher() {
+            @Override public String name() { return "ranks"; }
+            @Override public StepResult prepare(ClusterSpec.Node node, Duration timeout) { return run(node, List.of(), timeout); }
+            @Override public StepResult run(ClusterSpec.Node node, List<String> args, Duration timeout) {
+                return new StepResult(node.name(), args, StepStatus.EXITED, 0, json, "", Duration.ofMillis(3), "");
+            }
+            @Override public RemoteProcess start(ClusterSpec.Node node, List<String> args, Duration timeout) {
+                StepResult r = run(node, args, timeout);
+                return new RemoteProcess() {
+                    @Override public boolean isAlive() { return false; }
+                    @Override public StepResult await(Duration t) { return r; }
+                    @Override public void close() { }
+                };
+            }
+            @Override public void close() { }
+        };
+        BenchStage.Output out = new BenchStage.Output();
+        NodeStage.NodeResult node = new NodeStage.NodeResult(new NodeOutcome("n001", NodeStatus.COMPLETED, "", List.of(),
+                Optional.empty()), Optional.of(new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                "{\"gpu\": {\"nvml\": {\"driverVersion\": \"580.1\"}, \"gpus\": [{}, {}]}}")));
+        new BenchStage(ranks, spec, ValidateSettings.of(false, 4, Duration.ofSeconds(30)), new StepSlots(4),
+                Progress.none(), List.of("railyard", "validate")).nccl(List.of(node), out);
+        return out.findings().stream().filter(f -> f.id().equals(CheckId.BENCH_NCCL_BUSBW.id())).toList();
+    }
+
+    /** nccl-tests' all_reduce_perf output of the same run: two ranks on one host, one row at 1 GiB. */
+    private static String ncclTests(double busbw, long wrong) {
+        return "# nThread 1 nGpus 2 minBytes 1073741824 maxBytes 1073741824 step: 2(factor) warmup iters: 5 iters: 20 "
+                + "agg iters: 1 validation: 1 graph: 0\n#\n# Using devices\n"
+                + "#  Rank  0 Group  0 Pid   4242 on gpuserver1 device  0 [0000:3b:00] NVIDIA H100 80GB HBM3\n"
+                + "#  Rank  1 Group  0 Pid   4242 on gpuserver1 device  1 [0000:5e:00] NVIDIA H100 80GB HBM3\n"
+                + "#\n#                                                              out-of-place                       in-place\n"
+                + "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+                + "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n"
+                + String.format(Locale.ROOT, "  1073741824     268435456     float     sum      -1   6300.0  %7.2f  %7.2f %6d   6300.0  %7.2f  %7.2f      0%n",
+                        busbw, busbw, wrong, busbw, busbw)
+                + "# Out of bounds values : " + (wrong > 0 ? wrong + " FAILED" : "0 OK") + "\n"
+                + String.format(Locale.ROOT, "# Avg bus bandwidth    : %.2f%n#%n", busbw);
+    }
+
+    private static Severity worst(List<Finding> findings) {
+        return findings.stream().map(Finding::severity).reduce(Severity.PASS, Severity::max);
+    }
+
+    /** The fixes a path's findings carry, each once. */
+    private static List<String> fixes(List<Finding> findings) {
+        return findings.stream().map(Finding::remediation).filter(f -> !f.isEmpty()).distinct().sorted().toList();
+    }
+}

@@ -5,9 +5,6 @@ import dev.railyard.check.ShellWord;
 import dev.railyard.check.rules.Verdict;
 import dev.railyard.model.Severity;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * The fixes the detectors give, as lines a root shell on this node runs as they are: what shows the evidence for the
  * netdev, port or GPU the finding names, a drain where the component is UNHEALTHY (what the agent itself does with
@@ -16,32 +13,6 @@ import java.util.List;
 final class DetectorFixes {
 
     private DetectorFixes() {
-    }
-
-    /** A netdev whose link went down or flaps: its counters, the driver's messages, then the cable. */
-    static String netdevLink(String netdev, String trouble, boolean drain) {
-        String nd = ShellWord.of(netdev);
-        List<String> lines = new ArrayList<>(List.of(
-                "ip -s link show dev " + nd,
-                "ethtool -S " + nd + " | grep -iE 'err|drop|crc'",
-                "dmesg | grep -i " + nd));
-        if (drain) lines.add(drain(netdev + ": " + trouble));
-        lines.add(Fix.note(trouble + ": reseat or replace the cable/transceiver on " + netdev
-                + ", or move it to another switch port"));
-        return Fix.lines(lines.toArray(String[]::new));
-    }
-
-    /** An RDMA port that dropped or counts errors: its state, its counters, the driver's messages, then the cable. */
-    static String rdmaPort(String device, int port, String trouble, boolean drain) {
-        String dev = ShellWord.of(device);
-        List<String> lines = new ArrayList<>(List.of(
-                "rdma link show " + ShellWord.of(device + "/" + port),
-                "grep . " + ShellWord.of("/sys/class/infiniband/" + device + "/ports/" + port + "/counters/") + "*",
-                "dmesg | grep -i " + dev));
-        if (drain) lines.add(drain(device + " port " + port + ": " + trouble));
-        lines.add(Fix.note(trouble + ": reseat or replace the cable/transceiver on " + device + " port " + port
-                + ", or move it to another switch port"));
-        return Fix.lines(lines.toArray(String[]::new));
     }
 
     /**

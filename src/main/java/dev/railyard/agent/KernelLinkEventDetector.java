@@ -1,9 +1,11 @@
 package dev.railyard.agent;
 
 import dev.railyard.bench.ibtools.LinkEvent;
+import dev.railyard.check.rules.NetCarrierRule;
+import dev.railyard.check.rules.RdmaPortStateRule;
+import dev.railyard.check.rules.Verdict;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NodeInventory;
-import dev.railyard.model.Severity;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -17,8 +19,9 @@ import java.util.Map;
 /**
  * Link drops the kernel log tells of: mlx5 "enp157s0f1np1: Link down" (subject the netdev, check net.carrier) and
  * "mlx5_5: Port: 1 Link INIT" or any state but ACTIVE (subject the port, check rdma.port.state). A drop can come and
- * go between two samples, where sysfs shows nothing; the kernel log keeps it. One drop in the flap window is
- * DEGRADED, {@code failDrops} or more UNHEALTHY; a link with none left in the window is judged healthy again.
+ * go between two samples, where sysfs shows nothing; the kernel log keeps it. The detector counts the drops within the
+ * flap window; {@link NetCarrierRule} and {@link RdmaPortStateRule} judge the count (one DEGRADED, {@code failDrops}
+ * or more UNHEALTHY); a link with none left in the window is judged healthy again.
  */
 public final class KernelLinkEventDetector implements Detector {
 
@@ -52,12 +55,11 @@ public final class KernelLinkEventDetector implements Detector {
         Instant since = now.minus(window);
         drops.forEach((link, times) -> {
             while (!times.isEmpty() && times.peekFirst().isBefore(since)) times.removeFirst();
-            String id = link.isPort() ? LinkDropDetector.ID : LinkFlapDetector.ID;
-            String expected = "no link drops in the kernel log within " + window.toMinutes() + " min";
             String observed = times.size() + " link drop(s) in the kernel log in the last " + window.toMinutes() + " min";
-            if (times.size() >= failDrops) out.add(Finding.of(id, Severity.FAIL, link.subject(), observed, expected, link.fix(true)));
-            else if (!times.isEmpty()) out.add(Finding.of(id, Severity.WARN, link.subject(), observed, expected, link.fix(false)));
-            else out.add(Finding.pass(id, link.subject(), observed, expected));
+            Verdict v = link.isPort()
+                    ? RdmaPortStateRule.loggedDrops(link.device(), link.port(), times.size(), failDrops, window)
+                    : NetCarrierRule.drops(link.device(), times.size(), observed, failDrops, window);
+            out.add(DetectorFixes.withDrain(v, link.drainReason()).on(link.subject()));
         });
         return out;
     }
@@ -85,9 +87,8 @@ public final class KernelLinkEventDetector implements Detector {
             return isPort() ? device + ":" + port : device;
         }
 
-        String fix(boolean drain) {
-            return isPort() ? DetectorFixes.rdmaPort(device, port, "the link drops", drain)
-                    : DetectorFixes.netdevLink(device, "the link drops", drain);
+        String drainReason() {
+            return (isPort() ? device + " port " + port : device) + ": the link flaps";
         }
     }
 

@@ -1,11 +1,12 @@
 package dev.railyard.agent;
 
+import dev.railyard.check.rules.NetCarrierRule;
+import dev.railyard.check.rules.Verdict;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NetInterface;
 import dev.railyard.model.NodeInventory;
 import dev.railyard.model.Reading;
-import dev.railyard.model.Severity;
 import dev.railyard.model.Unlisted;
 
 import java.time.Duration;
@@ -17,8 +18,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * net.carrier by rate: carrier changes on a physical NIC within the flap window. One change is a link that went down
- * or came up (DEGRADED); {@code failChanges} or more in the window is a flapping link (UNHEALTHY: jobs on it stall).
+ * net.carrier by rate: carrier changes on a physical NIC within the flap window, judged by {@link NetCarrierRule}. One
+ * change is a link that went down or came up (DEGRADED); {@code failChanges} or more in the window is a flapping link
+ * (UNHEALTHY: jobs on it stall).
  *
  * <p>The changes counted are the kernel's carrier_changes, or the carrier transitions seen between samples where
  * those are more: a driver that does not count (or a counter reset under a link that kept flapping) hides nothing
@@ -54,15 +56,14 @@ public final class LinkFlapDetector implements Detector {
             // the NICs watched so far are not gone: nothing under sys/class/net could be seen this time
             Reading<Long> why = Reading.failed(unlisted.get().path(), unlisted.get().cause());
             for (String name : seen.keySet().stream().sorted().toList()) {
-                out.add(Finding.unknown(ID, name, why, "< " + failChanges + " carrier changes in " + window.toMinutes() + " min"));
+                out.add(NetCarrierRule.unread(why, failChanges, window).on(name));
             }
             return out;
         }
         for (NetInterface nd : sample.interfaces()) {
             if (!nd.pciAddress().isPresent()) continue; // loopback, bridges, veths: not cabling
-            String expected = "< " + failChanges + " carrier changes in " + window.toMinutes() + " min";
             if (!(nd.carrierChanges() instanceof Reading.Present<Long>(Long changes))) {
-                out.add(Finding.unknown(ID, nd.name(), nd.carrierChanges(), expected));
+                out.add(NetCarrierRule.unread(nd.carrierChanges(), failChanges, window).on(nd.name()));
                 continue;
             }
             Seen was = seen.get(nd.name());
@@ -85,14 +86,8 @@ public final class LinkFlapDetector implements Detector {
                     + " since boot" + (next.transitions() > kernelCounted
                     ? "; " + next.transitions() + " seen between samples, " + kernelCounted + " counted by the kernel" : "")
                     + ")";
-            if (inWindow >= failChanges) {
-                out.add(Finding.of(ID, Severity.FAIL, nd.name(), observed, expected,
-                        DetectorFixes.netdevLink(nd.name(), "the link flaps", true)));
-            } else if (inWindow > 0) {
-                out.add(Finding.of(ID, Severity.WARN, nd.name(), observed, expected,
-                        DetectorFixes.netdevLink(nd.name(), "the link went down or came up", false)));
-            }
-            else out.add(Finding.pass(ID, nd.name(), observed, expected));
+            Verdict v = NetCarrierRule.drops(nd.name(), inWindow, observed, failChanges, window);
+            out.add(DetectorFixes.withDrain(v, nd.name() + ": the link flaps").on(nd.name()));
         }
         return out;
     }

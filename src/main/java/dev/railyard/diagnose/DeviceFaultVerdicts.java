@@ -3,6 +3,8 @@ package dev.railyard.diagnose;
 import dev.railyard.bench.ibtools.KernelEvent;
 import dev.railyard.check.Fix;
 import dev.railyard.check.ShellWord;
+import dev.railyard.check.rules.NetCarrierRule;
+import dev.railyard.check.rules.Verdict;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
@@ -11,8 +13,8 @@ import java.util.Set;
 
 /**
  * Causes and fixes for the device faults of {@code DeviceFaultLines}: one verdict per kind and device, its repeats
- * counted with the first and last time. A NIC of the fabric (mlx5, ice, bnxt) that stops transmitting is a FAIL, any
- * other NIC a WARN (a management port hangs the node's access, not its jobs); lost I/O, a GPU hang or reset, an
+ * counted with the first and last time. A NIC that stops transmitting is judged by {@link NetCarrierRule}, told whether
+ * its driver is a fabric NIC's (mlx5, ice, bnxt); lost I/O, a GPU hang or reset, an
  * NVLink or NVSwitch error, and a GPU the driver would not take are FAILs.
  */
 final class DeviceFaultVerdicts {
@@ -27,23 +29,14 @@ final class DeviceFaultVerdicts {
 
     static Diagnosis verdict(KernelEventVerdicts.Group g, String dev, String times) {
         KernelEvent e = g.first();
-        String d = ShellWord.of(dev);
         return switch (e.kind()) {
             case NIC_TX_HANG -> {
                 String driver = e.detail().split(" ")[0];
-                boolean fabric = FABRIC_NICS.contains(driver);
-                yield KernelEventVerdicts.of(CheckId.NET_CARRIER.id(), fabric ? Severity.FAIL : Severity.WARN,
-                        "NIC " + dev, "the NIC stopped transmitting and the kernel reset it (" + e.detail() + ")"
-                                + times + ": packets were lost while it hung; a hang that repeats is a driver or "
-                                + "firmware fault, a PCIe problem under the card, or the card itself",
-                        dev.isEmpty() ? Fix.lines("ip -br link", "dmesg | grep -E 'NETDEV WATCHDOG|Unit Hang' | tail -20",
-                                Fix.note("update the NIC firmware and driver together; for e1000e/igb hangs, turning "
-                                        + "off TSO/GSO on that interface (ethtool -K) stops most of them"))
-                                : Fix.lines("ethtool -i " + d + "   # driver and firmware versions",
-                                "dmesg | grep -E " + ShellWord.of(dev + "|" + driver) + " | tail -20",
-                                Fix.note("update the NIC firmware and driver together; for e1000e/igb hangs, turning "
-                                        + "off TSO/GSO stops most of them:"),
-                                "ethtool -K " + d + " tso off gso off"), e);
+                Verdict v = NetCarrierRule.txHang(dev, driver, FABRIC_NICS.contains(driver), "the NIC stopped "
+                        + "transmitting and the kernel reset it (" + e.detail() + ")" + times + ": packets were lost "
+                        + "while it hung; a hang that repeats is a driver or firmware fault, a PCIe problem under the "
+                        + "card, or the card itself");
+                yield KernelEventVerdicts.of(v.id().id(), v.severity(), "NIC " + dev, v.observed(), v.fix(), e);
             }
             case BLOCK_IO_ERROR -> KernelEventVerdicts.of(CheckId.BENCH_STORAGE_SEQ.id(), Severity.FAIL, "disk " + dev,
                     "reads or writes to " + dev + " failed (" + e.detail() + ")" + times + ": data was not stored or "

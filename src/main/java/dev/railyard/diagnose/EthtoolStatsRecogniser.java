@@ -1,19 +1,19 @@
 package dev.railyard.diagnose;
 
 import dev.railyard.bench.TextLines;
-import dev.railyard.check.Fix;
-import dev.railyard.model.CheckId;
-import dev.railyard.model.Severity;
+import dev.railyard.check.rules.NetCarrierRule;
+import dev.railyard.check.rules.Verdict;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * ethtool -S: the NIC's counters. Counters of drops, discards and errors that are not zero are a WARN naming them
- * and what they mean (the counters run since the driver loaded, so one paste cannot tell a rate; never a FAIL).
+ * ethtool -S: the NIC's counters. Counters of drops, discards and errors that are not zero are named with what they
+ * mean and judged by {@link NetCarrierRule} (the counters run since the driver loaded, so one paste cannot tell a rate).
  * Checksum offload counters such as rx_csum_none and XDP program drops are not faults.
  */
 public record EthtoolStatsRecogniser() implements Recogniser {
@@ -65,35 +65,21 @@ public record EthtoolStatsRecogniser() implements Recogniser {
             }
         }
         numbers.add(new Measurement("counters read", read, "counters"));
-        List<Diagnosis> out = new ArrayList<>();
-        if (bad.isEmpty()) {
-            out.add(Diagnosis.of(CheckId.NET_CARRIER.id(), Severity.PASS, "NIC", read + " counters, no drops, "
-                    + "discards or errors", "", 0, "", "ethtool -S"));
-        } else {
-            out.add(Diagnosis.of(CheckId.NET_CARRIER.id(), Severity.WARN, "NIC", String.join(", ", bad) + ": "
-                            + meaning(bad), fix(text),
-                    first, text.line(first), "ethtool -S"));
-        }
-        return new ToolReading(out, Parsed.none().withNumbers(numbers));
+        Verdict v = NetCarrierRule.nicCounters(bad, read, meaning(bad), netdev(text));
+        Diagnosis d = Diagnosis.of(v.id().id(), v.severity(), "NIC", v.observed(), v.fix(), v.passed() ? 0 : first,
+                v.passed() ? "" : text.line(first), "ethtool -S");
+        return new ToolReading(new ArrayList<>(List.of(d)), Parsed.none().withNumbers(numbers));
     }
 
     private static final Pattern IFACE = Pattern.compile("ethtool -S (\\S+)");
 
-    /** The counters again in a minute (only those that rise matter), with the ring sizes and pause settings. */
-    private static String fix(TextLines text) {
+    /** The interface the paste's command line names, if it has one. */
+    private static Optional<String> netdev(TextLines text) {
         for (String l : text.lines()) {
             Matcher m = IFACE.matcher(l);
-            if (m.find()) {
-                String n = dev.railyard.check.ShellWord.of(m.group(1));
-                return Fix.lines("ethtool -S " + n + " | grep -E 'discard|drop|err|buffer'   # again in a minute: "
-                        + "only counters that rise matter", "ethtool -g " + n + "   # ring sizes",
-                        "ethtool -a " + n + "   # pause (flow control)");
-            }
+            if (m.find()) return Optional.of(m.group(1));
         }
-        return Fix.lines(Fix.note("the interface is not in the paste; every interface's non-zero drop and error "
-                        + "counters, again in a minute (only counters that rise matter):"),
-                "for n in /sys/class/net/*; do echo \"${n##*/}\"; ethtool -S \"${n##*/}\" 2>/dev/null "
-                        + "| grep -E 'discard|drop|err|buffer' | grep -v ': 0$'; done");
+        return Optional.empty();
     }
 
     private static String meaning(List<String> bad) {

@@ -5,9 +5,9 @@ import dev.railyard.bench.ibtools.KernelEvent;
 import dev.railyard.bench.ibtools.KernelLog;
 import dev.railyard.bench.ibtools.KernelLogParser;
 import dev.railyard.bench.ibtools.LinkEvent;
-import dev.railyard.check.Fix;
-import dev.railyard.check.ShellWord;
 import dev.railyard.check.XidCatalog;
+import dev.railyard.check.rules.NetCarrierRule;
+import dev.railyard.check.rules.RdmaPortStateRule;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 import dev.railyard.model.XidEvent;
@@ -100,11 +100,12 @@ public record KernelLogRecogniser() implements Recogniser {
     private static List<Diagnosis> diagnose(KernelLogSummary s) {
         List<Diagnosis> out = new ArrayList<>();
         for (LinkEvent e : s.lastLink.values()) {
-            String subject = e.port() == 0 ? e.device() : e.device() + " port " + e.port();
+            // subjects as the agent and sysfs name them: the netdev, or DEVICE:PORT
+            String subject = e.port() == 0 ? e.device() : e.device() + ":" + e.port();
             switch (e.state().toUpperCase()) {
                 case "INIT" -> out.add(PortVerdicts.noSubnetManager(e.device(), e.port(), subject, e.lineNumber(), e.line()));
-                case "DOWN" -> out.add(Diagnosis.of(CheckId.RDMA_PORT_STATE.id(), e.port() == 0 ? Severity.WARN : Severity.FAIL, subject,
-                        "the last link event is DOWN", linkDownFix(e, subject), e.lineNumber(), e.line(),
+                case "DOWN" -> out.add(new Diagnosis((e.port() == 0 ? NetCarrierRule.lastEventDown(e.device())
+                        : RdmaPortStateRule.lastEventDown(e.device(), e.port())).on(subject), e.lineNumber(), e.line(),
                         "kernel log"));
                 default -> { /* ACTIVE / up: the link came up */ }
             }
@@ -132,15 +133,4 @@ public record KernelLogRecogniser() implements Recogniser {
         }
         return out;
     }
-
-    /** The link's state now (the log may be old), then the hand step if it is still down. */
-    private static String linkDownFix(LinkEvent e, String subject) {
-        String dev = ShellWord.of(e.device());
-        String now = e.port() == 0
-                ? Fix.lines("ip link show dev " + dev, "ethtool " + dev + " | grep -E 'Speed|Link detected'")
-                : Fix.lines("ibstat " + dev + " " + e.port(), "rdma link show " + ShellWord.of(e.device() + "/"
-                        + e.port()));
-        return Fix.lines(now, Fix.note("still down: check the cable and the switch port of " + subject));
-    }
-
 }

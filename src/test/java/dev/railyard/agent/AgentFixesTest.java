@@ -149,8 +149,8 @@ class AgentFixesTest {
                 ip -s link show dev eth0
                 ethtool -S eth0 | grep -iE 'err|drop|crc'
                 dmesg | grep -i eth0
-                scontrol update nodename=$(hostname -s) state=drain reason='eth0: the link flaps'
-                # the link flaps: reseat or replace the cable/transceiver on eth0, or move it to another switch port""");
+                # the link went down: reseat or replace the cable/transceiver on eth0, or move it to another switch port
+                scontrol update nodename=$(hostname -s) state=drain reason='eth0: the link flaps'""");
         tree.write("sys/class/net/" + ODD_NETDEV + "/carrier_changes", "3\n");
         assertThat(fixOf(flaps.observe(sample(), t.plusSeconds(120)), ODD_NETDEV))
                 .startsWith("ip -s link show dev 'eth'\\''1$(reboot)'\n");

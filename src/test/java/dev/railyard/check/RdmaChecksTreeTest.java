@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.check.rules.NetCarrierRule;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Severity;
@@ -215,7 +216,8 @@ class RdmaChecksTreeTest {
         Finding flaps = of(check(root), CarrierCheck.ID, "eth0");
         assertThat(flaps.severity()).isEqualTo(Severity.WARN);
         assertThat(flaps.observed()).isEqualTo("57 carrier changes");
-        assertThat(flaps.remediation()).endsWith("\nip -s link show eth0\nethtool eth0");
+        assertThat(flaps.remediation()).isEqualTo(NetCarrierRule.linkFix("eth0"))
+                .startsWith("ip -s link show dev eth0\n");
         assertThat(CheckTrees.withId(check(root), CarrierCheck.ID)).as("bonds are not cabling")
                 .extracting(Finding::subject).containsExactly("eth0");
     }

@@ -226,9 +226,9 @@ class DiagnoseFixesTest {
     @Test
     void fixesNameWhatThePasteNames() {
         assertThat(fixOf("[   1.0] mlx5_core 0000:01:00.0: mlx5_5: Port: 1 Link DOWN\n", "DOWN"))
-                .startsWith("ibstat mlx5_5 1\nrdma link show mlx5_5/1\n");
+                .startsWith("rdma link show mlx5_5/1\nibv_devinfo -d mlx5_5 | grep -E 'port:|state'\n");
         assertThat(fixOf("[   1.0] mlx5_core 0000:9d:00.1 eth$(reboot)': Link down\n", "DOWN"))
-                .startsWith("ip link show dev 'eth$(reboot)'\\'''\n");
+                .startsWith("ip -s link show dev 'eth$(reboot)'\\'''\n");
         assertThat(fixOf("[   1.0] EDAC MC0: 3 CE memory read error on CPU_SrcID#0_Ha#0_Chan#1_DIMM#0\n",
                 "corrected memory")).contains("ras-mc-ctl --error-count || edac-util -v");
         assertThat(fixOf("[   1.0] pcieport 0000:00:1c.5: AER: Corrected error received: 0000:00:1c.5\n",

@@ -46,7 +46,7 @@ public final class RdmaPortStateRule implements Rule {
     public String severities() {
         return "InfiniBand INIT or LinkUp-but-not-ACTIVE: FAIL; bound port not ACTIVE: FAIL; no spec and DOWN: WARN; "
                 + "other states: FAIL; not used by the spec: INFO; unreadable: UNKNOWN; the agent: WARN until the drop "
-                + "window passes, then as above, flapping FAIL";
+                + "window passes, then as above, flapping FAIL; the kernel log: a drop WARN, the flap limit FAIL";
     }
 
     @Override
@@ -109,6 +109,23 @@ public final class RdmaPortStateRule implements Rule {
     }
 
     /**
+     * The kernel log's fact: {@code drops} lines of the port leaving ACTIVE within {@code window} (the agent). One
+     * is a port that dropped and may be back: WARN; {@code limit} or more a flapping port: FAIL.
+     */
+    public static Verdict loggedDrops(String device, int port, int drops, int limit, Duration window) {
+        String observed = drops + " link drop(s) in the kernel log in the last " + window.toMinutes() + " min";
+        String expected = "no link drops in the kernel log within " + window.toMinutes() + " min";
+        if (drops >= limit) return new Verdict(ID, Severity.FAIL, observed, expected, noLink(device, port));
+        if (drops > 0) return new Verdict(ID, Severity.WARN, observed, expected, noLink(device, port));
+        return new Verdict(ID, Severity.PASS, observed, expected, "");
+    }
+
+    /** A pasted kernel log whose last line for the port is DOWN: one drop with no window, as the agent's one drop. */
+    public static Verdict lastEventDown(String device, int port) {
+        return new Verdict(ID, Severity.WARN, "the last link event is DOWN", EXPECTED, noLink(device, port));
+    }
+
+    /**
      * An InfiniBand link that trained but is not ACTIVE: INIT, or physical LinkUp with no LID (0, or ibstat's 65535),
      * which no subnet manager has brought up (an SR-IOV VF the SM does not know shows the same).
      */
@@ -129,10 +146,14 @@ public final class RdmaPortStateRule implements Rule {
 
     /** What shows the port's state, then what hands check: the cable, the peer, and which port is cabled. */
     static String noLink(RdmaPort p) {
-        return Fix.lines("rdma link show " + ShellWord.of(p.device() + "/" + p.port()),
-                "ibv_devinfo -d " + ShellWord.of(p.device()) + " | grep -E 'port:|state'",
-                Fix.note("no link on " + p.device() + " port " + p.port() + ": reseat or replace the cable and check the "
+        return noLink(p.device(), p.port());
+    }
+
+    static String noLink(String device, int port) {
+        return Fix.lines("rdma link show " + ShellWord.of(device + "/" + port),
+                "ibv_devinfo -d " + ShellWord.of(device) + " | grep -E 'port:|state'",
+                Fix.note("no link on " + device + " port " + port + ": reseat or replace the cable and check the "
                         + "switch or peer port; an unused port of a dual-port card is normal, so test the cabled one "
-                        + "(ib_write_bw --ib-port=" + p.port() + " tests this one)"));
+                        + "(ib_write_bw --ib-port=" + port + " tests this one)"));
     }
 }

@@ -29,6 +29,7 @@ public final class Rulebook {
             case GPU_ECC_UNCORRECTED -> new GpuEccRule();
             case RDMA_COUNTERS_SATURATED -> new CounterSaturationRule();
             case RDMA_COUNTERS -> new RdmaCountersRule();
+            case NET_CARRIER -> new NetCarrierRule();
             case HOST_MEMLOCK -> new RuleText(id, "RLIMIT_MEMLOCK of the node (/proc/self/limits), whether it has RDMA",
                     "unlimited", "finite on a node with RDMA: FAIL", "limits.d and systemd's DefaultLimitMEMLOCK "
                     + "set to unlimited", "HostMemlockCheck");
@@ -80,11 +81,6 @@ public final class Rulebook {
                     "bring the netdev up with its address in a netplan drop-in", "FabricNetdevCheck");
             case RDMA_LAG -> new RuleText(id, "bond membership of RDMA netdevs", "none",
                     "an RDMA netdev in a bond: WARN", "separate rails instead of a bond", "RdmaLagCheck");
-            case NET_CARRIER -> new RuleText(id, "netdev carrier and carrier_changes; the agent: changes within the "
-                    + "flap window and kernel link lines; diagnose: ethtool -S", "10 changes since boot (check); "
-                    + "--flap-changes (default 6) within --flap-window (default 10 min) for the agent",
-                    "above 10 since boot: WARN; the agent: rising: WARN, flapping: FAIL", "read the netdev's counters and the driver's lines, "
-                    + "then the cable", "CarrierCheck, LinkFlapDetector, KernelLinkEventDetector, EthtoolStatsRecogniser");
             case TOPO_GPU_NIC_AFFINITY -> new RuleText(id, "PCIe topology of GPUs and fabric NICs",
                     "PIX, PXB or PHB", "NODE or SYS: WARN; no fabric NIC: UNKNOWN with a spec, else INFO "
                     + "(not applicable)", "pair each GPU with the NIC under its switch (NCCL_IB_HCA)",

@@ -8,7 +8,8 @@
  * fake_nvml_set_init_result, fake_nvml_set_lost_gpu, fake_nvml_refcount,
  * fake_nvml_set_gpu0_dbe (volatile uncorrected ECC errors on GPU 0, for the agent's fault injection),
  * fake_nvml_hold_shutdown (nvmlShutdown waits until released: proves who waits for it),
- * fake_nvml_gpm_samples_live (GPM sample buffers allocated and not freed).
+ * fake_nvml_gpm_samples_live (GPM sample buffers allocated and not freed), fake_nvml_calls and
+ * fake_nvml_reset_calls (calls per NVML function).
  * FAKE_NVML_SLOW_READ_MS=N in the environment: from the second nvmlDeviceGetCount_v2 on, the call prints
  * "fake_nvml: slow read" to stderr and takes N ms. The library's destructor, run by the process's exit handlers,
  * marks the library torn down as the real driver's does; a call that is still running then aborts the process, as
@@ -119,6 +120,37 @@ __attribute__((constructor)) static void clock_events_from_env(void) {
 }
 void fake_nvml_hold_shutdown(int on) { hold_shutdown = on; }
 
+/* Calls per NVML function since fake_nvml_reset_calls, so a test can count what a read costs (burn's one-second
+ * sample must not make a full read). A spin lock guards the table: the agent's tests read from two threads. */
+#define COUNTED_MAX 64
+static struct { const char *name; long calls; } counted[COUNTED_MAX];
+static char counted_lock;
+static void count_call(const char *name) {
+    while (__atomic_test_and_set(&counted_lock, __ATOMIC_ACQUIRE)) {}
+    int i = 0;
+    while (i < COUNTED_MAX && counted[i].name != 0 && strcmp(counted[i].name, name) != 0) i++;
+    if (i < COUNTED_MAX) {
+        counted[i].name = name;
+        counted[i].calls++;
+    }
+    __atomic_clear(&counted_lock, __ATOMIC_RELEASE);
+}
+/* Calls of the named function, or of every function when name is NULL. */
+long fake_nvml_calls(const char *name) {
+    long n = 0;
+    while (__atomic_test_and_set(&counted_lock, __ATOMIC_ACQUIRE)) {}
+    for (int i = 0; i < COUNTED_MAX && counted[i].name != 0; i++) {
+        if (name == 0 || strcmp(counted[i].name, name) == 0) n += counted[i].calls;
+    }
+    __atomic_clear(&counted_lock, __ATOMIC_RELEASE);
+    return n;
+}
+void fake_nvml_reset_calls(void) {
+    while (__atomic_test_and_set(&counted_lock, __ATOMIC_ACQUIRE)) {}
+    for (int i = 0; i < COUNTED_MAX && counted[i].name != 0; i++) counted[i].calls = 0;
+    __atomic_clear(&counted_lock, __ATOMIC_RELEASE);
+}
+
 /* Every device call checks that NVML is initialised and the handle is one this library gave out. */
 static int dev_index(nvmlDevice_t d) {
     if (refcount <= 0) return -NVML_ERROR_UNINITIALIZED;
@@ -141,12 +173,14 @@ static nvmlReturn_t copy_string(const char *value, char *buf, unsigned int lengt
 }
 
 nvmlReturn_t nvmlInit_v2(void) {
+    count_call(__func__);
     if (init_result != NVML_SUCCESS) return init_result;
     refcount++;
     return NVML_SUCCESS;
 }
 
 nvmlReturn_t nvmlShutdown(void) {
+    count_call(__func__);
     while (hold_shutdown) usleep(1000);
     if (refcount <= 0) return NVML_ERROR_UNINITIALIZED;
     refcount--;
@@ -168,10 +202,12 @@ const char *nvmlErrorString(nvmlReturn_t result) {
 }
 
 nvmlReturn_t nvmlSystemGetDriverVersion(char *version, unsigned int length) {
+    count_call(__func__);
     return refcount > 0 ? copy_string("550.90.07", version, length) : NVML_ERROR_UNINITIALIZED;
 }
 
 nvmlReturn_t nvmlSystemGetNVMLVersion(char *version, unsigned int length) {
+    count_call(__func__);
     return refcount > 0 ? copy_string("12.550.90.07", version, length) : NVML_ERROR_UNINITIALIZED;
 }
 
@@ -205,6 +241,7 @@ static void slow_read_if_asked(void) {
 }
 
 nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *count) {
+    count_call(__func__);
     if (refcount <= 0) return NVML_ERROR_UNINITIALIZED;
     OUT_OR_RETURN(count);
     slow_read_if_asked();
@@ -219,6 +256,7 @@ nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *count) {
 }
 
 nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t *device) {
+    count_call(__func__);
     if (refcount <= 0) return NVML_ERROR_UNINITIALIZED;
     OUT_OR_RETURN(device);
 #ifdef FAKE_NVML_EIGHT_GPUS
@@ -232,11 +270,13 @@ nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t *dev
 }
 
 nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t d, char *name, unsigned int length) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i);
     return copy_string(i == 0 ? "NVIDIA H100 80GB HBM3" : "NVIDIA L40S", name, length);
 }
 
 nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t d, char *uuid, unsigned int length) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i);
 #ifdef FAKE_NVML_EIGHT_GPUS
     char own[48];
@@ -248,6 +288,7 @@ nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t d, char *uuid, unsigned int length) 
 }
 
 nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t d, nvmlPciInfo_t *pci) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i);
     OUT_OR_RETURN(pci);
     memset(pci, 0, sizeof *pci);
@@ -271,6 +312,7 @@ static const unsigned long long reserved_bytes[2] = {536870912ULL, 402653184ULL}
 static const unsigned long long used_bytes[2] = {557056000ULL, 1234567168ULL};
 
 nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t d, nvmlMemory_t *m) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i);
     OUT_OR_RETURN(m);
     m->total = i == 0 ? 85520809984ULL : 48305799168ULL;
@@ -281,6 +323,7 @@ nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t d, nvmlMemory_t *m) {
 
 #ifndef FAKE_NVML_OLD_DRIVER
 nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t d, nvmlMemory_v2_t *m) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i);
     OUT_OR_RETURN(m);
     if (m->version != nvmlMemory_v2) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
@@ -293,6 +336,7 @@ nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t d, nvmlMemory_v2_t *m) {
 #endif
 
 nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, nvmlUtilization_t *u) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i);
     OUT_OR_RETURN(u);
     u->gpu = i == 0 ? 87 : 3;
@@ -301,6 +345,7 @@ nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, nvmlUtilization_t *u)
 }
 
 nvmlReturn_t nvmlDeviceGetEncoderUtilization(nvmlDevice_t d, unsigned int *util, unsigned int *period) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i);
     if (!util || !period) return NVML_ERROR_INVALID_ARGUMENT;
     *util = i == 0 ? 0 : 12;
@@ -309,6 +354,7 @@ nvmlReturn_t nvmlDeviceGetEncoderUtilization(nvmlDevice_t d, unsigned int *util,
 }
 
 nvmlReturn_t nvmlDeviceGetDecoderUtilization(nvmlDevice_t d, unsigned int *util, unsigned int *period) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i);
     if (!util || !period) return NVML_ERROR_INVALID_ARGUMENT;
     *util = i == 0 ? 0 : 5;
@@ -323,6 +369,7 @@ static unsigned long long seconds = 1;
 void fake_nvml_advance_seconds(unsigned int n) { seconds += n; }
 
 nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t d, int count, nvmlFieldValue_t *values) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i);
     if (count < 0 || (count > 0 && values == 0)) return NVML_ERROR_INVALID_ARGUMENT;
     unsigned long long k = seconds;
@@ -350,6 +397,7 @@ nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t d, int count, nvmlFieldValue_
 }
 
 nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, int sensor, unsigned int *temp) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i);
     OUT_OR_RETURN(temp);
     if (sensor != 0) return NVML_ERROR_INVALID_ARGUMENT; /* NVML_TEMPERATURE_GPU */
@@ -358,6 +406,7 @@ nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, int sensor, unsigned int *
 }
 
 nvmlReturn_t nvmlDeviceGetTemperatureThreshold(nvmlDevice_t d, int threshold, unsigned int *temp) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i);
     OUT_OR_RETURN(temp);
     if (i == 1) return NVML_ERROR_NOT_SUPPORTED;
@@ -367,6 +416,7 @@ nvmlReturn_t nvmlDeviceGetTemperatureThreshold(nvmlDevice_t d, int threshold, un
 }
 
 nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned int *mw) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i);
     OUT_OR_RETURN(mw);
     if (i == 1) return NVML_ERROR_NOT_SUPPORTED;
@@ -375,6 +425,7 @@ nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned int *mw) {
 }
 
 nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t d, unsigned int *mw) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i);
     OUT_OR_RETURN(mw);
     *mw = i == 0 ? 700000 : 350000;
@@ -382,6 +433,7 @@ nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t d, unsigned int *mw) {
 }
 
 nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, int type, unsigned int *mhz) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i);
     OUT_OR_RETURN(mhz);
     if (type == 2) { *mhz = i == 0 ? 2619 : 9001; return NVML_SUCCESS; } /* NVML_CLOCK_MEM */
@@ -392,6 +444,7 @@ nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, int type, unsigned int *mhz)
 
 #ifndef FAKE_NVML_OLD_DRIVER
 nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t d, unsigned long long *mask) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i);
     OUT_OR_RETURN(mask);
     *mask = i == 0 ? 0x1ULL | 0x4ULL : 0x40ULL; /* idle + SW power cap; HW thermal slowdown */
@@ -402,6 +455,7 @@ nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t d, unsigned lon
 
 /* Deprecated name; in the new-driver build it answers differently so a test can tell which one was called. */
 nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t d, unsigned long long *mask) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i);
     OUT_OR_RETURN(mask);
     *mask = 0x8ULL; /* HW slowdown */
@@ -409,6 +463,7 @@ nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t d, unsigned 
 }
 
 nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, int errorType, int counterType, unsigned long long *count) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i);
     OUT_OR_RETURN(count);
     if (errorType < 0 || errorType > 1 || counterType < 0 || counterType > 1) return NVML_ERROR_INVALID_ARGUMENT;
@@ -422,6 +477,7 @@ nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, int errorType, int coun
 #ifndef FAKE_NVML_OLD_DRIVER
 nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t d, unsigned int *corr, unsigned int *unc, unsigned int *pending,
                                        unsigned int *failure) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i);
     if (!corr || !unc || !pending || !failure) return NVML_ERROR_INVALID_ARGUMENT;
     *corr = i == 0 ? 0 : 1;
@@ -433,22 +489,27 @@ nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t d, unsigned int *corr, unsig
 #endif
 
 nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t d, unsigned int *v) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i); OUT_OR_RETURN(v); *v = i == 0 ? 5 : 4; return NVML_SUCCESS;
 }
 
 nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t d, unsigned int *v) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i); OUT_OR_RETURN(v); *v = 5; return NVML_SUCCESS;
 }
 
 nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t d, unsigned int *v) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i); OUT_OR_RETURN(v); *v = i == 0 ? 16 : 8; return NVML_SUCCESS;
 }
 
 nvmlReturn_t nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t d, unsigned int *v) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i); OUT_OR_RETURN(v); *v = 16; return NVML_SUCCESS;
 }
 
 nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t d, unsigned int link, int *active) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i);
     OUT_OR_RETURN(active);
     if (i == 1) return NVML_ERROR_NOT_SUPPORTED;
@@ -459,6 +520,7 @@ nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t d, unsigned int link, int *ac
 
 /* GPU 0: 7 PCIe replays; GPU 1: not supported (an older board). */
 nvmlReturn_t nvmlDeviceGetPcieReplayCounter(nvmlDevice_t d, unsigned int *value) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i);
     OUT_OR_RETURN(value);
     if (i == 1) return NVML_ERROR_NOT_SUPPORTED;
@@ -468,6 +530,7 @@ nvmlReturn_t nvmlDeviceGetPcieReplayCounter(nvmlDevice_t d, unsigned int *value)
 
 /* Counter 0 replay, 1 recovery, 2 CRC flit, 3 CRC data: on GPU 0 link L reads L * 10 + counter; others 0. */
 nvmlReturn_t nvmlDeviceGetNvLinkErrorCounter(nvmlDevice_t d, unsigned int link, int counter, unsigned long long *value) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i);
     OUT_OR_RETURN(value);
     if (i == 1) return NVML_ERROR_NOT_SUPPORTED;
@@ -477,6 +540,7 @@ nvmlReturn_t nvmlDeviceGetNvLinkErrorCounter(nvmlDevice_t d, unsigned int link, 
 }
 
 nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t d, int *mode) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i);
     OUT_OR_RETURN(mode);
     if (i == 1) return NVML_ERROR_NO_PERMISSION;
@@ -518,6 +582,7 @@ typedef struct { unsigned int version; unsigned int isSupportedDevice; } nvmlGpm
 static unsigned long long gpm_taken = 0;
 
 nvmlReturn_t nvmlGpmQueryDeviceSupport(nvmlDevice_t d, nvmlGpmSupport_t *support) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i);
     OUT_OR_RETURN(support);
     if (support->version != 1) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
@@ -526,6 +591,7 @@ nvmlReturn_t nvmlGpmQueryDeviceSupport(nvmlDevice_t d, nvmlGpmSupport_t *support
 }
 
 nvmlReturn_t nvmlGpmSampleAlloc(nvmlGpmSample_t *sample) {
+    count_call(__func__);
     OUT_OR_RETURN(sample);
     if (refcount <= 0) return NVML_ERROR_UNINITIALIZED;
     *sample = calloc(1, sizeof(struct fake_gpm_sample));
@@ -535,6 +601,7 @@ nvmlReturn_t nvmlGpmSampleAlloc(nvmlGpmSample_t *sample) {
 }
 
 nvmlReturn_t nvmlGpmSampleFree(nvmlGpmSample_t sample) {
+    count_call(__func__);
     if (sample == 0) return NVML_ERROR_INVALID_ARGUMENT;
     free(sample);
     gpm_samples_live--;
@@ -542,6 +609,7 @@ nvmlReturn_t nvmlGpmSampleFree(nvmlGpmSample_t sample) {
 }
 
 nvmlReturn_t nvmlGpmSampleGet(nvmlDevice_t d, nvmlGpmSample_t sample) {
+    count_call(__func__);
     DEVICE_OR_RETURN(d, i);
     OUT_OR_RETURN(sample);
     if (i == 1) return NVML_ERROR_NOT_SUPPORTED;
@@ -567,6 +635,7 @@ static double gpm_percent(unsigned int id) {
 }
 
 nvmlReturn_t nvmlGpmMetricsGet(nvmlGpmMetricsGet_t *get) {
+    count_call(__func__);
     OUT_OR_RETURN(get);
     if (refcount <= 0) return NVML_ERROR_UNINITIALIZED;
     if (get->version != 1) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;

@@ -9,6 +9,7 @@ import dev.railyard.model.BurnResult;
 import dev.railyard.model.BurnResult.Precision;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Gpu;
+import dev.railyard.model.GpuSensors;
 import dev.railyard.model.RailyardException;
 import dev.railyard.model.Reading;
 import dev.railyard.nativelib.CudaLibraries;
@@ -34,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 @Command(name = "burn",
@@ -111,10 +113,14 @@ public final class BurnCommand implements Callable<Integer> {
             case NvmlLoad.Ready r -> () -> r.nvml().gpus(false);
             case NvmlLoad.Unavailable u -> () -> Reading.absent("NVML unavailable: " + u.reason());
         };
+        Function<List<String>, Reading<List<GpuSensors>>> sensors = switch (load) {
+            case NvmlLoad.Ready r -> r.nvml().sensors()::read;
+            case NvmlLoad.Unavailable u -> pci -> Reading.absent("NVML unavailable: " + u.reason());
+        };
         KernelLogCollector kernelLog = new KernelLogCollector();
         BurnResult result;
         try {
-            result = new GpuBurn(cuda, lt, nvml, () -> kernelLog.collect(HostRoot.live()), Clock.system())
+            result = new GpuBurn(cuda, lt, nvml, sensors, () -> kernelLog.collect(HostRoot.live()), Clock.system())
                     .run(options, Interrupts.token(), new LiveLines(progress, System.console() != null && !output.json()));
         } finally {
             if (load instanceof NvmlLoad.Ready r) r.nvml().close();

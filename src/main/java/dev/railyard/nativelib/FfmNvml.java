@@ -183,6 +183,18 @@ public final class FfmNvml implements AutoCloseable {
         return Reading.of(gpus);
     }
 
+    /**
+     * The light read for one-second samples under load: a few fields of chosen GPUs ({@link NvmlSensors}), not
+     * every field of every GPU. It lives as long as this library is open.
+     */
+    public NvmlSensors sensors() {
+        return new NvmlSensors(this, functions);
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
     private static Reading<String> versionString(NvmlFunctions functions, Arena arena, NvmlSymbol symbol) {
         MemorySegment buf = arena.allocate(NvmlLayouts.VERSION_BUFFER);
         int rc = functions.call(symbol, buf, NvmlLayouts.VERSION_BUFFER);

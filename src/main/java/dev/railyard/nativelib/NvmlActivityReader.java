@@ -104,7 +104,7 @@ final class NvmlActivityReader {
     }
 
     /** The union's value by its type; every field read here is a whole number. */
-    private static long value(MemorySegment v) {
+    static long value(MemorySegment v) {
         long off = NvmlLayouts.FIELD_VALUE_OFFSET;
         return switch (v.get(JAVA_INT, NvmlLayouts.FIELD_TYPE_OFFSET)) {
             case NvmlLayouts.VALUE_TYPE_DOUBLE -> (long) v.get(JAVA_DOUBLE, off);

@@ -94,7 +94,7 @@ final class NvmlDeviceReader {
                 Gpu.Activity.absent(e.function() + ": " + e.text()));
     }
 
-    private String pciAddress(Arena arena, MemorySegment dev) {
+    String pciAddress(Arena arena, MemorySegment dev) {
         MemorySegment pci = arena.allocate(NvmlLayouts.PCI_INFO);
         int rc = f.call(NvmlSymbol.DEVICE_GET_PCI_INFO_V3, dev, pci);
         if (rc != NvmlError.SUCCESS) return "unknown";
@@ -130,7 +130,7 @@ final class NvmlDeviceReader {
     }
 
     /** A function (device, unsigned int *out). */
-    private Reading<Integer> uint(Arena arena, MemorySegment dev, NvmlSymbol symbol) {
+    Reading<Integer> uint(Arena arena, MemorySegment dev, NvmlSymbol symbol) {
         MemorySegment out = arena.allocate(JAVA_INT);
         int rc = f.call(symbol, dev, out);
         if (rc != NvmlError.SUCCESS) return f.error(symbol, rc).toReading();
@@ -138,14 +138,14 @@ final class NvmlDeviceReader {
     }
 
     /** A function (device, enum or index argument, unsigned int *out). */
-    private Reading<Integer> uintArg(Arena arena, MemorySegment dev, NvmlSymbol symbol, int arg) {
+    Reading<Integer> uintArg(Arena arena, MemorySegment dev, NvmlSymbol symbol, int arg) {
         MemorySegment out = arena.allocate(JAVA_INT);
         int rc = f.call(symbol, dev, arg, out);
         if (rc != NvmlError.SUCCESS) return f.error(symbol, rc).toReading();
         return Reading.of(out.get(JAVA_INT, 0));
     }
 
-    private Reading<List<ClockEvent>> clockEvents(Arena arena, MemorySegment dev) {
+    Reading<List<ClockEvent>> clockEvents(Arena arena, MemorySegment dev) {
         NvmlSymbol symbol = f.has(NvmlSymbol.DEVICE_GET_CURRENT_CLOCKS_EVENT_REASONS)
                 ? NvmlSymbol.DEVICE_GET_CURRENT_CLOCKS_EVENT_REASONS
                 : NvmlSymbol.DEVICE_GET_CURRENT_CLOCKS_THROTTLE_REASONS;

@@ -30,6 +30,8 @@ public final class FakeNvmlLibrary implements AutoCloseable {
     private final MethodHandle gpmSamplesLive;
     private final MethodHandle setClockEvents;
     private final MethodHandle setUncorrectedEcc;
+    private final MethodHandle calls;
+    private final MethodHandle resetCalls;
 
     private FakeNvmlLibrary(Path path) {
         this.path = path;
@@ -49,6 +51,9 @@ public final class FakeNvmlLibrary implements AutoCloseable {
                 FunctionDescriptor.ofVoid(JAVA_INT, java.lang.foreign.ValueLayout.JAVA_LONG));
         setUncorrectedEcc = linker.downcallHandle(lookup.findOrThrow("fake_nvml_set_uncorrected_ecc"),
                 FunctionDescriptor.ofVoid(JAVA_INT, java.lang.foreign.ValueLayout.JAVA_LONG));
+        calls = linker.downcallHandle(lookup.findOrThrow("fake_nvml_calls"),
+                FunctionDescriptor.of(java.lang.foreign.ValueLayout.JAVA_LONG, java.lang.foreign.ValueLayout.ADDRESS));
+        resetCalls = linker.downcallHandle(lookup.findOrThrow("fake_nvml_reset_calls"), FunctionDescriptor.ofVoid());
         setGpu0Dbe = linker.downcallHandle(lookup.findOrThrow("fake_nvml_set_gpu0_dbe"),
                 FunctionDescriptor.ofVoid(java.lang.foreign.ValueLayout.JAVA_LONG));
     }
@@ -101,6 +106,23 @@ public final class FakeNvmlLibrary implements AutoCloseable {
     /** Uncorrected ECC errors added to GPU {@code gpu}'s counts from now on. */
     public void setUncorrectedEcc(int gpu, long count) throws Throwable {
         setUncorrectedEcc.invokeExact(gpu, count);
+    }
+
+    /** Calls of the NVML function {@code name} since {@link #resetCalls()}. */
+    public long calls(String name) throws Throwable {
+        try (Arena a = Arena.ofConfined()) {
+            return (long) calls.invokeExact(a.allocateFrom(name));
+        }
+    }
+
+    /** Calls of every NVML function since {@link #resetCalls()}. */
+    public long calls() throws Throwable {
+        return (long) calls.invokeExact(java.lang.foreign.MemorySegment.NULL);
+    }
+
+    /** Starts every function's count of calls from zero. */
+    public void resetCalls() throws Throwable {
+        resetCalls.invokeExact();
     }
 
     /** While held, nvmlShutdown waits (polling each millisecond) until released. */

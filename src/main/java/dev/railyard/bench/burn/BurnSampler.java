@@ -2,20 +2,21 @@ package dev.railyard.bench.burn;
 
 import dev.railyard.model.BurnResult.Precision;
 import dev.railyard.model.BurnResult.Sample;
-import dev.railyard.model.Gpu;
+import dev.railyard.model.GpuSensors;
 import dev.railyard.model.Reading;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * One sample a second of every loaded GPU: its TFLOP/s since the last sample (from its {@link LoadCounter}) and what
- * NVML reads (clocks, power, temperatures, clock-event reasons). Keeps every sample, the node's peak power (the
- * largest sum over GPUs within one sample) and the CPU time sampling cost its own thread.
+ * NVML reads (clocks, power, temperatures, clock-event reasons) through the light per-field read of the loaded GPUs
+ * only, never the full read of every field of every GPU (that one runs once before the load and once after it).
+ * Keeps every sample, the node's peak power (the largest sum over GPUs within one sample) and the CPU time sampling
+ * cost its own thread.
  */
 final class BurnSampler {
 
@@ -23,7 +24,8 @@ final class BurnSampler {
     record Target(int device, String pciAddress, LoadCounter counter) {}
 
     private final List<Target> targets;
-    private final Supplier<Reading<List<Gpu>>> nvml;
+    private final Function<List<String>, Reading<List<GpuSensors>>> sensors;
+    private final List<String> addresses;
     private final Map<Integer, List<Sample>> samples;
     private final LoadCounter.Snapshot[] last;
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -32,9 +34,12 @@ final class BurnSampler {
     private long count;
     private long cpuNanos;
 
-    BurnSampler(List<Target> targets, Supplier<Reading<List<Gpu>>> nvml, Map<Integer, List<Sample>> samples) {
+    /** @param sensors the sampled readings of the GPUs at these PCI addresses, in their order, or why there are none */
+    BurnSampler(List<Target> targets, Function<List<String>, Reading<List<GpuSensors>>> sensors,
+                Map<Integer, List<Sample>> samples) {
         this.targets = targets;
-        this.nvml = nvml;
+        this.sensors = sensors;
+        this.addresses = targets.stream().map(Target::pciAddress).toList();
         this.samples = samples;
         this.last = new LoadCounter.Snapshot[targets.size()];
         java.util.Arrays.fill(last, LoadCounter.Snapshot.ZERO);
@@ -43,7 +48,7 @@ final class BurnSampler {
     /** Takes one sample of every GPU at {@code atSeconds} into the run, in {@code precision}'s phase; returns them. */
     Map<Integer, Sample> sample(double atSeconds, Precision precision) {
         long cpu = threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : -1;
-        Reading<List<Gpu>> read = nvml.get();
+        Reading<List<GpuSensors>> read = sensors.apply(addresses);
         Map<Integer, Sample> taken = new java.util.LinkedHashMap<>();
         double watts = 0;
         boolean allPower = true;
@@ -53,11 +58,9 @@ final class BurnSampler {
             double tf = now.tflopsSince(last[i]);
             last[i] = now;
             Reading<Double> tflops = Double.isNaN(tf) ? Reading.absent("no multiply finished in this second") : Reading.of(tf);
-            Reading<Gpu> gpu = GpuBurn.find(read, t.pciAddress());
-            Sample s = new Sample(atSeconds, precision, tflops,
-                    GpuBurn.field(gpu, Gpu::smClockMhz), GpuBurn.field(gpu, g -> g.activity().memoryClockMhz()),
-                    GpuBurn.field(gpu, Gpu::powerWatts), GpuBurn.field(gpu, Gpu::temperatureC),
-                    GpuBurn.field(gpu, g -> g.activity().memoryTemperatureC()), GpuBurn.field(gpu, Gpu::clockEvents));
+            GpuSensors gpu = sensorsOf(read, i, t.pciAddress());
+            Sample s = new Sample(atSeconds, precision, tflops, gpu.smClockMhz(), gpu.memoryClockMhz(),
+                    gpu.powerWatts(), gpu.temperatureC(), gpu.memoryTemperatureC(), gpu.clockEvents());
             taken.put(t.device(), s);
             samples.get(t.device()).add(s);
             if (s.powerWatts() instanceof Reading.Present<Double>(Double w)) watts += w;
@@ -70,6 +73,13 @@ final class BurnSampler {
         count++;
         if (cpu >= 0) cpuNanos += threads.getCurrentThreadCpuTime() - cpu;
         return taken;
+    }
+
+    /** The {@code i}th GPU's readings, or the read's reason on every field when there are none. */
+    private static GpuSensors sensorsOf(Reading<List<GpuSensors>> read, int i, String pci) {
+        if (!(read instanceof Reading.Present<List<GpuSensors>>(List<GpuSensors> all))) return GpuSensors.unread(pci, read);
+        if (i < all.size() && all.get(i).pciAddress().equals(pci)) return all.get(i);
+        return GpuSensors.unread(pci, Reading.absent("NVML's sample has no GPU at " + pci));
     }
 
     /** The largest sum of all GPUs' power in one sample; absent when no sample had every GPU's power. */

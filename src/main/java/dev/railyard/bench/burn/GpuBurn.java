@@ -6,6 +6,7 @@ import dev.railyard.model.BurnResult.Phase;
 import dev.railyard.model.BurnResult.Precision;
 import dev.railyard.model.BurnResult.Sample;
 import dev.railyard.model.Gpu;
+import dev.railyard.model.GpuSensors;
 import dev.railyard.model.RailyardException;
 import dev.railyard.model.Reading;
 import dev.railyard.model.XidEvent;
@@ -22,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -35,18 +37,24 @@ public final class GpuBurn {
     private final FfmCuda cuda;
     private final FfmCublasLt cublasLt;
     private final Supplier<Reading<List<Gpu>>> nvml;
+    private final Function<List<String>, Reading<List<GpuSensors>>> sensors;
     private final Supplier<Reading<List<XidEvent>>> kernelLog;
     private final Clock clock;
 
     /**
-     * @param nvml      every GPU as NVML reads it (without NVLink error counters), or why it cannot
+     * @param nvml      every GPU as NVML reads it (without NVLink error counters), or why it cannot: read before the
+     *                  load and after it
+     * @param sensors   the one-second readings of the GPUs at these PCI addresses, in their order (the light read,
+     *                  {@code NvmlSensors}), or why there are none
      * @param kernelLog the Xid events in the kernel log now
      */
     public GpuBurn(FfmCuda cuda, FfmCublasLt cublasLt, Supplier<Reading<List<Gpu>>> nvml,
+                   Function<List<String>, Reading<List<GpuSensors>>> sensors,
                    Supplier<Reading<List<XidEvent>>> kernelLog, Clock clock) {
         this.cuda = cuda;
         this.cublasLt = cublasLt;
         this.nvml = nvml;
+        this.sensors = sensors;
         this.kernelLog = kernelLog;
         this.clock = clock;
     }
@@ -95,7 +103,7 @@ public final class GpuBurn {
         for (Loaded g : gpus) samples.put(g.device, new ArrayList<>());
         List<BurnSampler.Target> targets = gpus.stream()
                 .map(g -> new BurnSampler.Target(g.device, g.pci, g.counter)).toList();
-        BurnSampler sampler = new BurnSampler(targets, nvml, samples);
+        BurnSampler sampler = new BurnSampler(targets, sensors, samples);
         java.time.Instant started = clock.now();
         long t0 = clock.nanoTime();
         Duration share = options.duration().dividedBy(precisions.size());

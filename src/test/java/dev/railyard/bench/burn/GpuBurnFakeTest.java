@@ -111,7 +111,7 @@ class GpuBurnFakeTest {
         KernelLogCollector log = kernelLog(xid, xidLine);
         GpuBurn burn = new GpuBurn(CudaLibraries.cudart(List.of(cuda.cudart().toString())),
                 CudaLibraries.cublasLt(List.of(cuda.cublasLt().toString())), () -> session.gpus(false),
-                () -> log.collect(HostRoot.live()), Clock.system());
+                session.sensors()::read, () -> log.collect(HostRoot.live()), Clock.system());
         BurnResult r = burn.run(options(Duration.ofSeconds(2), List.of(Precision.BF16)), Cancellation.create(),
                 new BurnProgress() {
                     @Override
@@ -170,7 +170,7 @@ class GpuBurnFakeTest {
         cuda.setWrongElement(0, 5 + 128L * 7); // D(5, 7)
         GpuBurn burn = new GpuBurn(CudaLibraries.cudart(List.of(cuda.cudart().toString())),
                 CudaLibraries.cublasLt(List.of(cuda.cublasLt().toString())), () -> session.gpus(false),
-                () -> Reading.of(List.of()), Clock.system());
+                session.sensors()::read, () -> Reading.of(List.of()), Clock.system());
         BurnResult r = burn.run(options(Duration.ofSeconds(1), List.of(Precision.FP8)), Cancellation.create(),
                 BurnProgress.NONE);
         Finding checksum = finding(BurnVerdict.judge(r), CheckId.BURN_CHECKSUM, 0);
@@ -184,7 +184,7 @@ class GpuBurnFakeTest {
         Cancellation stop = Cancellation.create();
         GpuBurn burn = new GpuBurn(CudaLibraries.cudart(List.of(cuda.cudart().toString())),
                 CudaLibraries.cublasLt(List.of(cuda.cublasLt().toString())), () -> session.gpus(false),
-                () -> Reading.of(List.of()), Clock.system());
+                session.sensors()::read, () -> Reading.of(List.of()), Clock.system());
         BurnResult r = burn.run(options(Duration.ofMinutes(10), List.of()), stop, new BurnProgress() {
             @Override
             public void sampled(double at, java.util.Map<Integer, BurnResult.Sample> samples) {
@@ -201,5 +201,41 @@ class GpuBurnFakeTest {
             assertThat(p.checksum().isPresent()).isTrue();
         }));
         assertThat(BurnVerdict.judge(r)).filteredOn(x -> x.severity() == Severity.FAIL).isEmpty();
+    }
+
+    /**
+     * Each one-second sample reads six fields of each loaded GPU (SM and memory clock, power, temperature, memory
+     * temperature, clock-event reasons), one NVML call each; the full read of every field of every GPU runs once
+     * before the load and once after it, never per sample. Counted by the fake NVML itself.
+     */
+    @Test
+    void aSampleMakesSixNvmlCallsPerGpuAndNeverTheFullRead() throws Throwable {
+        cuda.setDevices(2);
+        nvml.resetCalls();
+        session.gpus(false);
+        long fullRead = nvml.calls();
+        long utilisationPerFullRead = nvml.calls("nvmlDeviceGetUtilizationRates");
+        assertThat(utilisationPerFullRead).as("the full read asks every listed GPU for its utilisation").isEqualTo(8);
+
+        nvml.resetCalls();
+        GpuBurn burn = new GpuBurn(CudaLibraries.cudart(List.of(cuda.cudart().toString())),
+                CudaLibraries.cublasLt(List.of(cuda.cublasLt().toString())), () -> session.gpus(false),
+                session.sensors()::read, () -> Reading.of(List.of()), Clock.system());
+        BurnResult r = burn.run(options(Duration.ofSeconds(1), List.of(Precision.BF16)), Cancellation.create(),
+                BurnProgress.NONE);
+        long samples = r.sampler().samples();
+        assertThat(samples).as("a sample each 200 ms of a 1 s run").isGreaterThanOrEqualTo(3);
+        assertThat(r.gpus()).allSatisfy(g -> assertThat(g.samples()).hasSize((int) samples).allSatisfy(s -> {
+            assertThat(s.smClockMhz().isPresent()).isTrue();
+            assertThat(s.powerWatts()).isEqualTo(Reading.of(71.234));
+            assertThat(s.memoryTemperatureC().isPresent()).isTrue();
+            assertThat(s.clockEvents().isPresent()).isTrue();
+        }));
+        assertThat(nvml.calls("nvmlDeviceGetUtilizationRates")).as("full reads: the one before and the one after")
+                .isEqualTo(2 * utilisationPerFullRead);
+        // the handles of the node's eight GPUs are found once: the count, then a handle and a PCI address each
+        long handles = 1 + 2 * 8;
+        assertThat(nvml.calls() - 2 * fullRead - handles).as("NVML calls of %d samples of 2 GPUs", samples)
+                .isEqualTo(6 * 2 * samples);
     }
 }

@@ -402,6 +402,24 @@ phase_burn() {
   echo "rc=$? wall_ms=$(ms "$t")" >>"$logs/burn-default.txt"; kill "$smi"
 }
 
+# Burn's one-second sampling cost alone: one FP32 burn of BURN_SECONDS (default 20) whose JSON carries the sampling
+# thread's CPU seconds over the run's wall seconds ("sampler"); the goal is under 1 % of one core.
+phase_burnsample() {
+  local d="${BURN_SECONDS:-20}" t
+  t=$(date +%s%N); ryb burn --duration "${d}s" --precision fp32 --format json >"$logs/burnsample.json" 2>"$logs/burnsample.err"
+  echo "rc=$? wall_ms=$(ms "$t")" >>"$logs/burnsample.err"
+  { grep -o '"sampler" *: *{[^}]*}' "$logs/burnsample.json"
+    grep -o '"peakWatts" *: *{[^}]*}' "$logs/burnsample.json"; } >"$logs/burnsample.txt"
+}
+
+# validate end to end with burn first and a soak after the benchmarks, this machine as a one-node cluster:
+# nodes (railyard burn on every GPU for SOAK_BURN_SECONDS, default 30), then the fabric (NCCL all_reduce repeated for
+# SOAK_SECONDS, default 60). The report directory lands in the logs.
+phase_soak() {
+  (cd "$logs" && ryb validate --no-history --burn "${SOAK_BURN_SECONDS:-30}s" --soak "${SOAK_SECONDS:-60}s" \
+     --out "$logs/soak-report" >"$logs/soak.txt" 2>"$logs/soak.err"; echo "exit $?" >>"$logs/soak.txt")
+}
+
 for p in "$@"; do
   start=$(date +%s%N)
   "phase_$p"

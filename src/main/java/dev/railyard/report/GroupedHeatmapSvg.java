@@ -1,15 +1,13 @@
 package dev.railyard.report;
 
-import dev.railyard.model.Severity;
-
-import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
- * A {@link PairMatrix} too large to draw pair by pair, as a lower triangle of node groups: each cell is the worst
- * pair between two groups (the worst verdict, then the number furthest from the median), so one bad pair among
- * thousands still colours its cell, and the cell's tooltip names that pair. The page stays a few hundred cells wide
- * whatever the cluster; the full matrix goes to a side file.
+ * {@link PairGroups} as an inline SVG: a lower triangle of node groups, each cell coloured by the worst pair between
+ * two groups and its tooltip naming that pair (and its rail), so the page stays a few hundred cells wide whatever the
+ * cluster; the full matrix goes to a side file. Drawn for one rail too large to draw pair by pair, and for all rails
+ * of a kind at once.
  */
 final class GroupedHeatmapSvg {
 
@@ -25,69 +23,29 @@ final class GroupedHeatmapSvg {
         return Math.max(1, (n + MAX_GROUPS - 1) / MAX_GROUPS);
     }
 
-    /** The worst cell of one group pair, and how many of its pairs were tested. */
-    record GroupCell(int row, int col, PairMatrix.Cell worst, int tested, int pairs, boolean culprit) {}
-
-    static List<GroupCell> cells(PairMatrix m, int size) {
-        int n = m.nodes().size();
-        int groups = (n + size - 1) / size;
-        PairMatrix.Cell[][] worst = new PairMatrix.Cell[groups][groups];
-        int[][] tested = new int[groups][groups];
-        int[][] pairs = new int[groups][groups];
-        boolean[][] culprit = new boolean[groups][groups];
-        double median = m.median().orElse(0.0);
-        for (PairMatrix.Cell c : m.cells()) {
-            int gr = c.row() / size;
-            int gc = c.col() / size;
-            pairs[gr][gc]++;
-            if (!c.tested()) continue;
-            tested[gr][gc]++;
-            culprit[gr][gc] |= c.culprit();
-            if (worst[gr][gc] == null || worse(c, worst[gr][gc], median, m.kind().higherIsBetter())) worst[gr][gc] = c;
-        }
-        List<GroupCell> out = new java.util.ArrayList<>();
-        for (int r = 0; r < groups; r++) {
-            for (int c = 0; c <= r; c++) {
-                if (pairs[r][c] > 0) out.add(new GroupCell(r, c, worst[r][c], tested[r][c], pairs[r][c], culprit[r][c]));
-            }
-        }
-        return out;
-    }
-
-    private static boolean worse(PairMatrix.Cell a, PairMatrix.Cell b, double median, boolean higherIsBetter) {
-        int bySeverity = rank(a.severity()) - rank(b.severity());
-        if (bySeverity != 0) return bySeverity > 0;
-        if (a.value().isEmpty() != b.value().isEmpty()) return a.value().isEmpty();
-        if (a.value().isEmpty()) return false;
-        double da = a.value().get() - median;
-        double db = b.value().get() - median;
-        return higherIsBetter ? da < db : da > db;
-    }
-
-    private static int rank(Severity s) {
-        return switch (s) {
-            case PASS -> 0;
-            case INFO -> 1;
-            case UNKNOWN -> 2;
-            case WARN -> 3;
-            case FAIL -> 4;
-        };
-    }
-
+    /** One rail's matrix by groups of {@code size} nodes. */
     static String render(PairMatrix m, int size) {
-        int n = m.nodes().size();
-        int groups = (n + size - 1) / size;
+        return render(PairGroups.of(java.util.List.of(m), size));
+    }
+
+    static String render(PairGroups p) {
+        int groups = p.groups();
+        int size = p.groupSize();
         int cell = Math.max(12, Math.min(40, 900 / groups));
         int width = LABEL + groups * cell + 8;
         int height = groups * cell + LABEL / 2 + 40;
+        boolean oneRail = p.rails().size() == 1;
+        String networks = p.rails().stream().map(PairMatrix::network).collect(Collectors.joining(" "));
+        String what = (oneRail ? networks : "all rails") + " " + label(p) + " by groups of " + size + " nodes";
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT,
-                "<svg class=\"heatmap grouped%s\" data-network=\"%s\" data-kind=\"%s\" data-group-size=\"%d\" "
+                "<svg class=\"heatmap grouped%s%s\" %s=\"%s\" data-kind=\"%s\" data-group-size=\"%d\" "
                         + "xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
-                        + "aria-label=\"%s\">\n", m.railCulprit() ? " rail-culprit" : "", Html.esc(m.network()), m.kind().name(),
-                size, width, height, width, height, Html.esc(m.network() + " " + HeatmapSvg.label(m) + " by groups of " + size + " nodes")));
+                        + "aria-label=\"%s\">\n", oneRail ? "" : " all-rails", p.railCulprit() ? " rail-culprit" : "",
+                oneRail ? "data-network" : "data-networks", Html.esc(networks), p.kind().name(), size, width, height, width,
+                height, Html.esc(what)));
         for (int g = 0; g < groups; g++) {
-            String name = groupName(m, g, size);
+            String name = p.groupName(g);
             s.append(String.format(Locale.ROOT, "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
                     LABEL - 6, g * cell + cell / 2 + 4, Html.esc(name)));
             int x = LABEL + g * cell + cell / 2;
@@ -96,31 +54,32 @@ final class GroupedHeatmapSvg {
                     "<text class=\"axis\" x=\"%d\" y=\"%d\" transform=\"rotate(-50 %d %d)\" text-anchor=\"end\">%s</text>\n",
                     x, y, x, y, Html.esc(name)));
         }
-        for (GroupCell g : cells(m, size)) {
+        for (PairGroups.GroupCell g : p.cells()) {
             int x = LABEL + g.col() * cell;
             int y = g.row() * cell;
-            PairMatrix.Cell w = g.worst();
-            String cls = w == null ? "untested" : w.value().isEmpty() ? "pair group nonumber sev-" + w.severity().name()
-                    : "pair group sev-" + w.severity().name();
+            String cls = g.worst().map(w -> w.cell().value().isEmpty()
+                    ? "pair group nonumber sev-" + w.cell().severity().name()
+                    : "pair group sev-" + w.cell().severity().name()).orElse("untested");
             s.append("<g class=\"cell ").append(cls).append(g.culprit() ? " culprit" : "").append("\" data-rows=\"")
-                    .append(Html.esc(groupName(m, g.row(), size))).append("\" data-cols=\"").append(Html.esc(groupName(m, g.col(), size)))
-                    .append("\"><title>").append(Html.esc(tooltip(m, g, size))).append("</title><rect x=\"").append(x + 1)
+                    .append(Html.esc(p.groupName(g.row()))).append("\" data-cols=\"").append(Html.esc(p.groupName(g.col())));
+            if (!oneRail) g.worst().ifPresent(w -> s.append("\" data-network=\"").append(Html.esc(w.rail().network())));
+            s.append("\"><title>").append(Html.esc(tooltip(p, g))).append("</title><rect x=\"").append(x + 1)
                     .append("\" y=\"").append(y + 1).append("\" width=\"").append(cell - 2).append("\" height=\"").append(cell - 2)
                     .append("\" rx=\"2\"/></g>\n");
         }
         return s.append("</svg>\n").toString();
     }
 
-    /** "node000…node015". */
-    static String groupName(PairMatrix m, int g, int size) {
-        int from = g * size;
-        int to = Math.min(m.nodes().size(), from + size) - 1;
-        return from == to ? m.nodes().get(from) : m.nodes().get(from) + "…" + m.nodes().get(to);
+    static String label(PairGroups p) {
+        return p.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ') + " (" + p.kind().unit() + ")";
     }
 
-    private static String tooltip(PairMatrix m, GroupCell g, int size) {
-        String groups = groupName(m, g.row(), size) + " × " + groupName(m, g.col(), size);
-        if (g.worst() == null) return groups + ": none of " + g.pairs() + " pairs tested";
-        return groups + ": " + g.tested() + " of " + g.pairs() + " pairs tested; worst " + HeatmapSvg.tooltip(m, g.worst());
+    private static String tooltip(PairGroups p, PairGroups.GroupCell g) {
+        String groups = p.groupName(g.row()) + " × " + p.groupName(g.col());
+        String over = p.rails().size() == 1 ? "" : " on " + p.rails().size() + " rails";
+        if (g.worst().isEmpty()) return groups + ": none of " + g.pairs() + " pairs tested" + over;
+        PairGroups.Worst w = g.worst().get();
+        return groups + ": " + g.tested() + " of " + g.pairs() + " pairs tested" + over + "; worst "
+                + HeatmapSvg.tooltip(w.rail(), w.cell());
     }
 }

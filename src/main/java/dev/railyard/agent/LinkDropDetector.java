@@ -6,6 +6,8 @@ import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NodeInventory;
 import dev.railyard.model.RdmaPort;
+import dev.railyard.model.Reading;
+import dev.railyard.model.Unlisted;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -54,6 +56,15 @@ public final class LinkDropDetector implements Detector {
     @Override
     public List<Finding> observe(NodeInventory sample, Instant now) {
         List<Finding> out = new ArrayList<>();
+        var unlisted = sample.unlisted(Unlisted.Subsystem.INFINIBAND);
+        if (unlisted.isPresent()) {
+            // the ports watched so far are not gone: nothing under sys/class/infiniband could be seen this time
+            Reading<String> why = Reading.failed(unlisted.get().path(), unlisted.get().cause());
+            for (String ref : seenActive.stream().sorted().toList()) {
+                out.add(Finding.unknown(ID, ref, why, RdmaPortStateRule.EXPECTED));
+            }
+            return out;
+        }
         Set<String> present = new HashSet<>();
         for (var device : sample.rdmaDevices()) {
             for (RdmaPort p : device.ports()) present.add(p.ref());

@@ -2,6 +2,7 @@ package dev.railyard.check;
 
 import dev.railyard.model.NotJudged;
 import dev.railyard.model.PciDevice;
+import dev.railyard.model.Unlisted;
 import dev.railyard.model.Reading;
 
 import java.util.ArrayList;
@@ -23,7 +24,11 @@ public final class CheckCoverage {
             out.add(new NotJudged("gpu", "no GPU found" + (nvml.isPresent() ? "" : ": " + nvml.describe())
                     + "; ECC, temperature, throttling, PCIe, NVLink and Xid checks did not run"));
         }
-        if (in.inventory().rdmaDevices().isEmpty()) {
+        var unlisted = in.inventory().unlisted(Unlisted.Subsystem.INFINIBAND);
+        if (unlisted.isPresent()) {
+            out.add(new NotJudged("rdma", unlisted.get().describe()
+                    + "; port, rate, GID, subnet manager and counter checks did not run"));
+        } else if (in.inventory().rdmaDevices().isEmpty()) {
             boolean nic = in.inventory().pciDevices().stream().anyMatch(PciDevice::isRdmaCapable);
             out.add(new NotJudged("rdma", "no RDMA device in /sys/class/infiniband"
                     + (nic ? " (an RDMA-capable NIC is on PCI: see host.module.rdma)" : "")

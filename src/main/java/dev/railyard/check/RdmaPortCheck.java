@@ -6,7 +6,9 @@ import dev.railyard.check.rules.SubnetManagerRule;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.RdmaPort;
+import dev.railyard.model.Reading;
 import dev.railyard.model.Severity;
+import dev.railyard.model.Unlisted;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +17,8 @@ import java.util.stream.Collectors;
 /**
  * rdma.port.state, rdma.port.phys and rdma.ib.sm for every port of the node, judged by their rules
  * ({@link RdmaPortStateRule}, {@link RdmaPortPhysRule}, {@link SubnetManagerRule}). A port the spec binds that is not
- * on the node at all is an rdma.port.state FAIL naming the likely cause (an RDMA driver not loaded).
+ * on the node at all is an rdma.port.state FAIL naming the likely cause (an RDMA driver not loaded), or UNKNOWN when
+ * sys/class/infiniband could not be listed.
  */
 public final class RdmaPortCheck implements Check {
 
@@ -57,6 +60,13 @@ public final class RdmaPortCheck implements Check {
             String expected = "port of network " + b.network().name();
             boolean portThere = in.ports().stream().anyMatch(p -> p.device().equals(ref.device()) && p.port() == ref.port());
             if (portThere) continue;
+            var unlisted = in.inventory().unlisted(Unlisted.Subsystem.INFINIBAND);
+            if (unlisted.isPresent()) {
+                // nothing under sys/class/infiniband could be seen, so the port is not known to be missing
+                out.add(Finding.unknown(STATE, subject, Reading.failed(unlisted.get().path(), unlisted.get().cause()),
+                        expected));
+                continue;
+            }
             var device = in.inventory().rdmaDevices().stream().filter(d -> d.name().equals(ref.device())).findFirst();
             if (device.isPresent()) {
                 String ports = device.get().ports().stream().map(p -> String.valueOf(p.port())).collect(Collectors.joining(", "));

@@ -23,8 +23,18 @@ public final class InfinibandCollector implements Collector<List<RdmaDevice>> {
 
     @Override
     public List<RdmaDevice> collect(HostRoot root) {
+        return read(root).orElse(List.of());
+    }
+
+    /**
+     * The devices; failed with the path and cause when sys/class/infiniband exists but cannot be listed (a link out of
+     * the root), so a spec'd port is judged unknown rather than missing. Absent (no RDMA stack) reads as no devices.
+     */
+    public Reading<List<RdmaDevice>> read(HostRoot root) {
+        Reading<List<String>> listed = root.listing(CLASS_DIR);
+        if (listed instanceof Reading.Failed<List<String>>(String path, String cause)) return Reading.failed(path, cause);
         List<RdmaDevice> devices = new ArrayList<>();
-        for (String name : root.list(CLASS_DIR)) {
+        for (String name : listed.orElse(List.of())) {
             String dir = CLASS_DIR + "/" + name;
             if (!root.isDirectory(dir)) continue;
             devices.add(new RdmaDevice(name,
@@ -35,7 +45,7 @@ public final class InfinibandCollector implements Collector<List<RdmaDevice>> {
                     PciAddressOfClassDevice.find(root, dir),
                     ports(root, name, dir)));
         }
-        return List.copyOf(devices);
+        return Reading.of(List.copyOf(devices));
     }
 
     /**
@@ -45,24 +55,26 @@ public final class InfinibandCollector implements Collector<List<RdmaDevice>> {
      * {@code hwCounters} false the ports/N/hw_counters values are carried from {@code previous} too: nothing judges
      * them, they are served raw, and they are ~26 files of a port's ~53.
      */
-    public List<RdmaDevice> refresh(HostRoot root, List<RdmaDevice> previous, boolean hwCounters) {
-        List<String> names = root.list(CLASS_DIR).stream().filter(n -> root.isDirectory(CLASS_DIR + "/" + n)).toList();
-        if (!names.equals(previous.stream().map(RdmaDevice::name).toList())) return collect(root);
+    public Reading<List<RdmaDevice>> refresh(HostRoot root, List<RdmaDevice> previous, boolean hwCounters) {
+        Reading<List<String>> listed = root.listing(CLASS_DIR);
+        if (listed instanceof Reading.Failed<List<String>>(String path, String cause)) return Reading.failed(path, cause);
+        List<String> names = listed.orElse(List.of()).stream().filter(n -> root.isDirectory(CLASS_DIR + "/" + n)).toList();
+        if (!names.equals(previous.stream().map(RdmaDevice::name).toList())) return read(root);
         List<RdmaDevice> devices = new ArrayList<>(previous.size());
         for (RdmaDevice d : previous) {
             String dir = CLASS_DIR + "/" + d.name();
             List<RdmaPort> ports = new ArrayList<>(d.ports().size());
             for (RdmaPort p : d.ports()) {
                 String portDir = dir + "/ports/" + p.port();
-                if (!root.isDirectory(portDir)) return collect(root);
+                if (!root.isDirectory(portDir)) return read(root);
                 ports.add(port(root, d.name(), p.port(), portDir, Optional.of(p.gids()),
                         hwCounters ? Optional.empty() : Optional.of(p.hwCounters()), Optional.of(p.pkeys())));
             }
-            if (root.list(dir + "/ports").size() != ports.size()) return collect(root);
+            if (root.list(dir + "/ports").size() != ports.size()) return read(root);
             devices.add(new RdmaDevice(d.name(), d.firmwareVersion(), d.nodeGuid(), d.boardId(), d.hcaType(),
                     d.pciAddress(), ports));
         }
-        return List.copyOf(devices);
+        return Reading.of(List.copyOf(devices));
     }
 
     private List<RdmaPort> ports(HostRoot root, String device, String dir) {

@@ -96,7 +96,8 @@ public final class InventoryCollector {
         FutureTask<GpuInventory> gpus = new FutureTask<>(() -> gpu.collect(root, () -> join(pciDevices)));
         Thread.ofPlatform().name("railyard-gpu").start(gpus);
         pciDevices.run();
-        List<RdmaDevice> rdma = timings.time("infiniband", () -> infiniband.collect(root));
+        Reading<List<RdmaDevice>> rdmaRead = timings.time("infiniband", () -> infiniband.read(root));
+        List<RdmaDevice> rdma = rdmaRead.orElse(List.of());
         Reading<List<NetInterface>> netRead = timings.time("net", () -> net.read(root, rdma));
         List<NetInterface> interfaces = netRead.orElse(List.of());
         HostInfo hostInfo = timings.time("host", () -> host.collect(root));
@@ -107,20 +108,21 @@ public final class InventoryCollector {
         timings.record("waiting for the GPU thread", waiting);
         return new NodeInventory(hostname, clock.now(), root.toString(), hostInfo, join(pciDevices), gpuInventory, rdma,
                 interfaces, timings.time("topology", () -> topology.build(join(pciDevices), gpuInventory, rdma, interfaces)),
-                xids, unlisted(netRead));
+                xids, unlisted(netRead, rdmaRead));
     }
 
     /** One thread, no NVML start-up to hide: the session is kept open by the agent's GPU collector. */
     private NodeInventory collectKeepingSlowParts(HostRoot root) {
         SlowParts s = slow;
-        List<RdmaDevice> rdma;
+        Reading<List<RdmaDevice>> rdmaRead;
         if (s == null || collections % slowEvery == 0) {
-            rdma = infiniband.collect(root);
-            s = new SlowParts(pci.collect(root), host.collect(root), rdma);
+            rdmaRead = infiniband.read(root);
+            s = new SlowParts(pci.collect(root), host.collect(root), rdmaRead.orElse(List.of()));
             slow = s;
         } else {
-            rdma = infiniband.refresh(root, lastRdma, collections % HW_COUNTERS_EVERY == 0);
+            rdmaRead = infiniband.refresh(root, lastRdma, collections % HW_COUNTERS_EVERY == 0);
         }
+        List<RdmaDevice> rdma = rdmaRead.orElse(List.of());
         lastRdma = rdma;
         collections++;
         GpuInventory gpus = gpu.collect(root, s.pci());
@@ -129,7 +131,7 @@ public final class InventoryCollector {
         Reading<List<XidEvent>> xids = kernelLog.collect(root);
         String hostname = root.read("proc/sys/kernel/hostname").orElse(NodeInventory.UNKNOWN_HOSTNAME);
         return new NodeInventory(hostname, clock.now(), root.toString(), s.host(), s.pci(), gpus, rdma,
-                interfaces, topology.build(s.pci(), gpus, rdma, interfaces), xids, unlisted(netRead));
+                interfaces, topology.build(s.pci(), gpus, rdma, interfaces), xids, unlisted(netRead, rdmaRead));
     }
 
     /** An inventory read source by source within deadlines, and the sources that gave no answer in time. */
@@ -154,13 +156,15 @@ public final class InventoryCollector {
         var pciRead = slowDue ? reads.start(SourceReads.Source.PCI, () -> pci.collect(root)) : null;
         var hostRead = slowDue ? reads.start(SourceReads.Source.HOST, () -> host.collect(root)) : null;
         var rdmaRead = reads.start(SourceReads.Source.INFINIBAND, () -> slowDue || previous == null
-                ? infiniband.collect(root) : infiniband.refresh(root, previous, hw));
+                ? infiniband.read(root) : infiniband.refresh(root, previous, hw));
         var xidRead = reads.start(SourceReads.Source.KERNEL_LOG, () -> kernelLog.collect(root));
         var nameRead = reads.start(SourceReads.Source.HOSTNAME,
                 () -> root.read("proc/sys/kernel/hostname").orElse(NodeInventory.UNKNOWN_HOSTNAME));
         List<PciDevice> pciDevices = slowDue ? value(reads.await(pciRead), s == null ? List.of() : s.pci(), stuck) : s.pci();
         var gpuRead = reads.start(SourceReads.Source.GPU, () -> gpu.collect(root, pciDevices));
-        List<RdmaDevice> rdma = value(reads.await(rdmaRead), previous == null ? List.of() : previous, stuck);
+        Reading<List<RdmaDevice>> rdmaReading = value(reads.await(rdmaRead),
+                Reading.of(previous == null ? List.of() : previous), stuck);
+        List<RdmaDevice> rdma = rdmaReading.orElse(List.of());
         var netRead = reads.start(SourceReads.Source.NET, () -> net.read(root, rdma));
         HostInfo hostInfo = slowDue ? value(reads.await(hostRead), s == null ? null : s.host(), stuck) : s.host();
         if (hostInfo == null) hostInfo = unreadHost(stuck.getLast().why());
@@ -177,12 +181,18 @@ public final class InventoryCollector {
         lastInterfaces = netReading;
         lastHostname = hostname;
         return new Sourced(new NodeInventory(hostname, clock.now(), root.toString(), hostInfo, pciDevices, gpus, rdma,
-                interfaces, topology.build(pciDevices, gpus, rdma, interfaces), xids, unlisted(netReading)), stuck);
+                interfaces, topology.build(pciDevices, gpus, rdma, interfaces), xids, unlisted(netReading, rdmaReading)), stuck);
     }
 
-    private static List<Unlisted> unlisted(Reading<List<NetInterface>> net) {
-        return net instanceof Reading.Failed<List<NetInterface>>(String path, String cause)
-                ? List.of(new Unlisted(Unlisted.Subsystem.NET, path, cause)) : List.of();
+    private static List<Unlisted> unlisted(Reading<List<NetInterface>> net, Reading<List<RdmaDevice>> rdma) {
+        List<Unlisted> out = new ArrayList<>(2);
+        if (net instanceof Reading.Failed<List<NetInterface>>(String path, String cause)) {
+            out.add(new Unlisted(Unlisted.Subsystem.NET, path, cause));
+        }
+        if (rdma instanceof Reading.Failed<List<RdmaDevice>>(String path, String cause)) {
+            out.add(new Unlisted(Unlisted.Subsystem.INFINIBAND, path, cause));
+        }
+        return out;
     }
 
     private static <T> T value(SourceReads.Outcome<T> outcome, T last, List<SourceReads.Stuck> stuck) {

@@ -193,4 +193,19 @@ class AgentFaultTest {
         assertThat(component(s, "eth0").state()).isNotEqualTo(HealthState.HEALTHY);
         assertThat(component(s, "eth0").reason()).contains("sys/class/net").contains("symlink points outside the root");
     }
+
+    @Test
+    void aWatchedPortIsUnknownNotGoneWhileSysClassInfinibandLeadsOutOfTheRoot(@TempDir Path outside) throws Exception {
+        assertThat(component(agent.tick(), "mlx5_0:1").state()).isEqualTo(HealthState.HEALTHY);
+        Path ib = tree.root.resolve("sys/class/infiniband");
+        // the same devices, but outside the root: a link there is refused, never followed
+        Path moved = outside.resolve("infiniband");
+        java.nio.file.Files.move(ib, moved);
+        java.nio.file.Files.createSymbolicLink(ib, moved);
+        tree.clock.advance(Duration.ofSeconds(1));
+        AgentState s = agent.tick();
+        assertThat(component(s, "mlx5_0:1").state()).as(component(s, "mlx5_0:1").reason()).isEqualTo(HealthState.DEGRADED);
+        assertThat(component(s, "mlx5_0:1").reason()).contains("sys/class/infiniband")
+                .contains("symlink points outside the root").doesNotContain("now gone");
+    }
 }

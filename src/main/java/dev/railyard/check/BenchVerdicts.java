@@ -3,6 +3,7 @@ package dev.railyard.check;
 import dev.railyard.check.rules.GpuTemperatureRule;
 import dev.railyard.check.rules.NcclBusbwRule;
 import dev.railyard.check.rules.RdmaBandwidthRule;
+import dev.railyard.check.rules.RdmaLatencyRule;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.NcclNet;
 import dev.railyard.model.NcclTestsResult;
@@ -53,9 +54,8 @@ public final class BenchVerdicts {
         double capacity = linkGbps * (bidir ? 2 : 1);
         String observed = String.format(Locale.ROOT, "%s = %.1f%% of %s Gb/s%s", measured(row.get()),
                 row.get().averageGbps() / capacity * 100, fmt(capacity), bidir ? " (bidirectional)" : "");
-        RdmaBandwidthRule.Verdict v = RdmaBandwidthRule.judge(row.get().averageGbps(), bidir, linkGbps, efficiency);
-        return new Finding(RDMA_BW, v.severity(), subject, observed + (v.note().isEmpty() ? "" : "; " + v.note()),
-                expected, v.fix());
+        return RdmaBandwidthRule.judge(row.get().averageGbps(), bidir, linkGbps, efficiency).measured(observed)
+                .on(subject);
     }
 
     /**
@@ -101,25 +101,20 @@ public final class BenchVerdicts {
 
     /** The headline latency (t_typical, else t_avg) of the smallest message size against the spec. */
     public static Finding rdmaLatency(String subject, PerftestResult r, double specUs) {
-        return failure(RDMA_LAT, subject, r, "<= " + fmt(specUs) + " µs")
+        return failure(RDMA_LAT, subject, r, RdmaLatencyRule.expected(specUs))
                 .orElseGet(() -> rdmaLatencyTable(subject, r, specUs));
     }
 
     /** The latency table alone, for diagnose, which reports a run's failures as findings of their own. */
     public static Finding rdmaLatencyTable(String subject, PerftestResult r, double specUs) {
-        String expected = "<= " + fmt(specUs) + " µs";
+        String expected = RdmaLatencyRule.expected(specUs);
         Optional<LatencyRow> row = r.smallestLatencyRow();
         if (row.isEmpty() || row.get().headlineUs().isEmpty()) {
             return new Finding(RDMA_LAT, Severity.UNKNOWN, subject, "no latency table in the output", expected,
                     Fix.note("run ib_write_lat again and keep its whole output"));
         }
         double us = row.get().headlineUs().getAsDouble();
-        String observed = fmt(us) + " µs at " + row.get().bytes() + " B";
-        if (us <= specUs) return Finding.pass(RDMA_LAT, subject, observed, expected);
-        return new Finding(RDMA_LAT, Severity.FAIL, subject, observed, expected,
-                Fix.lines(Fix.GOVERNOR_NOW, Fix.RDMA_RATES,
-                        Fix.note("then rerun under numactl --cpunodebind=N, N the HCA's node above; a path with extra "
-                                + "switch hops or PFC pauses adds latency too")));
+        return RdmaLatencyRule.judge(us, specUs).measured(fmt(us) + " µs at " + row.get().bytes() + " B").on(subject);
     }
 
     private static Optional<Finding> failure(String id, String subject, PerftestResult r, String expected) {

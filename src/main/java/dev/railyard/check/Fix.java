@@ -52,7 +52,7 @@ public final class Fix {
     /** Every RDMA port's rate and each HCA's NUMA node, as the kernel reports them. */
     public static final String RDMA_RATES = "grep . /sys/class/infiniband/*/ports/*/rate /sys/class/infiniband/*/device/numa_node";
     /** Every network interface's speed (Mb/s) and MTU. */
-    static final String NET_SPEEDS = "grep . /sys/class/net/*/speed /sys/class/net/*/mtu";
+    public static final String NET_SPEEDS = "grep . /sys/class/net/*/speed /sys/class/net/*/mtu";
 
     /** Loads a kernel module now and at every boot. */
     static String module(String name) {

@@ -1,21 +1,24 @@
 package dev.railyard.check;
 
+import dev.railyard.check.rules.TcpBandwidthRule;
+import dev.railyard.check.rules.TcpLatencyRule;
 import dev.railyard.model.BandwidthResult;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.LatencyResult;
 import dev.railyard.model.ReceiverReport;
-import dev.railyard.model.Severity;
 import dev.railyard.model.TcpResult;
 
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
- * bench.tcp.bw and bench.tcp.lat: railyard's TCP benchmark against the spec's expect.tcp_gbps and
- * expect.tcp_latency_us. Bandwidth is judged by what the server received when it said so (what arrived, as iperf3's
- * receiver line), else by what was sent; latency by the one-way average (round trip / 2, as sockperf).
+ * bench.tcp.bw and bench.tcp.lat for one `railyard bench tcp` run: its facts handed to {@link TcpBandwidthRule} and
+ * {@link TcpLatencyRule} with the spec's expect.tcp_gbps and expect.tcp_latency_us. Bandwidth is what the server
+ * received when it said so (what arrived, as iperf3's receiver line), else what was sent; latency the one-way
+ * average (round trip / 2, as sockperf).
  */
 public final class TcpBenchVerdict {
 
@@ -34,39 +37,31 @@ public final class TcpBenchVerdict {
         });
     }
 
-    private static Finding bandwidth(String subject, BandwidthResult b, Optional<Double> floor) {
-        Optional<ReceiverReport> received = b.receiver().optional();
-        double gbps = received.map(ReceiverReport::gbitsPerSecond).orElse(b.senderGbitsPerSecond());
-        String side = received.isPresent() ? "received" : "sent";
-        String observed = String.format(Locale.ROOT, "%.2f Gb/s %s over %d stream%s", gbps, side, b.streams(),
-                b.streams() == 1 ? "" : "s");
-        String expected = floor.map(f -> String.format(Locale.ROOT, ">= %.2f Gb/s", f))
-                .orElse("no bandwidth expectation (expect.tcp_gbps in the spec, or --expect-gbps)");
-        if (!b.stop().complete()) return new Finding(BW, Severity.UNKNOWN, subject, observed + ", run stopped early: "
-                + b.stop().kind().name().toLowerCase(Locale.ROOT), expected,
-                Fix.note("the run stopped before its --duration was up: run the same command again"));
-        if (floor.isEmpty()) return new Finding(BW, Severity.INFO, subject, observed, expected, "");
-        if (gbps >= floor.get()) return Finding.pass(BW, subject, observed, expected);
-        return new Finding(BW, Severity.FAIL, subject, observed, expected,
-                Fix.lines(Fix.note("one stream rarely fills a fast link: try --streams 4; then on both ends the "
-                        + "link speed (Mb/s), the MTU and the socket buffers:"), Fix.NET_SPEEDS,
-                        "railyard check --only host.net"));
+    /** The measured bandwidth: received when the server reported it, else sent. */
+    public static double gbps(BandwidthResult b) {
+        return b.receiver().optional().map(ReceiverReport::gbitsPerSecond).orElse(b.senderGbitsPerSecond());
     }
 
-    private static Finding latency(String subject, LatencyResult l, Optional<Double> ceiling) {
+    private static Finding bandwidth(String subject, BandwidthResult b, Optional<Double> spec) {
+        double gbps = gbps(b);
+        String side = b.receiver().optional().isPresent() ? "received" : "sent";
+        String observed = String.format(Locale.ROOT, "%.2f Gb/s %s over %d stream%s", gbps, side, b.streams(),
+                b.streams() == 1 ? "" : "s");
+        OptionalDouble floor = TcpBandwidthRule.floor(spec, OptionalDouble.empty());
+        if (!b.stop().complete()) {
+            return TcpBandwidthRule.stoppedEarly(observed + ", run stopped early: "
+                    + b.stop().kind().name().toLowerCase(Locale.ROOT), floor).on(subject);
+        }
+        return TcpBandwidthRule.judge(gbps, floor).measured(observed).on(subject);
+    }
+
+    private static Finding latency(String subject, LatencyResult l, Optional<Double> spec) {
         String observed = String.format(Locale.ROOT, "%.2f µs one-way average (p99 %.2f µs), %d-byte messages",
                 l.oneWay().avgMicros(), l.oneWay().p99Micros(), l.msgSize());
-        String expected = ceiling.map(c -> String.format(Locale.ROOT, "<= %.2f µs", c))
-                .orElse("no latency expectation (expect.tcp_latency_us in the spec, or --expect-latency-us)");
+        OptionalDouble ceiling = TcpLatencyRule.ceiling(spec, OptionalDouble.empty(), TcpLatencyRule.DEFAULT_K);
         if (!l.stop().complete() || l.oneWay().samples() == 0) {
-            return new Finding(LAT, Severity.UNKNOWN, subject, observed + ", run stopped early", expected,
-                    Fix.note("the run stopped before its --duration was up: run the same command again"));
+            return TcpLatencyRule.stoppedEarly(observed + ", run stopped early", ceiling).on(subject);
         }
-        if (ceiling.isEmpty()) return new Finding(LAT, Severity.INFO, subject, observed, expected, "");
-        if (l.oneWay().avgMicros() <= ceiling.get()) return Finding.pass(LAT, subject, observed, expected);
-        return new Finding(LAT, Severity.FAIL, subject, observed, expected,
-                Fix.lines(Fix.GOVERNOR_NOW, "grep . /sys/class/net/*/device/numa_node",
-                        Fix.note("then run both ends under numactl --cpunodebind=N --membind=N, N the NIC's node above, "
-                                + "and lower the NIC's interrupt coalescing (ethtool -C)")));
+        return TcpLatencyRule.judge(l.oneWay().avgMicros(), ceiling).measured(observed).on(subject);
     }
 }

@@ -229,7 +229,9 @@ public final class CulpritFinder {
         }
         OptionalDouble v = j.value();
         if (j.kind() == PairKind.RDMA_BANDWIDTH && j.rule().isPresent()) {
-            return Optional.of(j.rule().get().fix()).filter(f -> j.rule().get().bad() && !j.rule().get().note().isEmpty());
+            // the rule names the lower rate a trained-down link matches, and then its fix is the cable
+            return Optional.of(j.rule().get().fix()).filter(f -> j.rule().get().severity() == Severity.FAIL
+                    && !j.rule().get().observed().isEmpty());
         }
         boolean bandwidth = j.kind() == PairKind.RDMA_BANDWIDTH || j.kind() == PairKind.TCP_BANDWIDTH;
         if (v.isPresent() && bandwidth && net.rateGbps().isPresent()) {

@@ -2,6 +2,10 @@ package dev.railyard.cluster;
 
 import dev.railyard.check.Fix;
 import dev.railyard.check.rules.RdmaBandwidthRule;
+import dev.railyard.check.rules.RdmaLatencyRule;
+import dev.railyard.check.rules.TcpBandwidthRule;
+import dev.railyard.check.rules.TcpLatencyRule;
+import dev.railyard.check.rules.Verdict;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.PairKind;
@@ -19,20 +23,19 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
- * Judges pair results against their bar. RDMA bandwidth has an absolute one (expect.rdma_bw_efficiency x the
- * network's rate_gbps, a data rate) and RDMA latency expect.rdma_latency_us. TCP has no absolute expectation (TCP on
- * a 40G RoCE link reaches about 27 Gb/s: the kernel's copies, not the link, set it), so it is judged against the fleet: bandwidth below half the
- * median of that network's pairs, latency above k x the median. The bars come from first attempts only, so a retest
- * is held to the same bar. Pure.
+ * Judges pair results against their bar, each through its ID's rule. RDMA bandwidth has an absolute one
+ * (expect.rdma_bw_efficiency x the network's rate_gbps, a data rate) and RDMA latency expect.rdma_latency_us. TCP
+ * is held to the spec's expect.tcp_gbps and expect.tcp_latency_us where given, as `bench tcp` is, and to the fleet
+ * (TCP on a 40G RoCE link reaches about 27 Gb/s: the kernel's copies, not the link, set it): bandwidth below half
+ * the median of that network's pairs, latency above k x the median. The bars come from first attempts only, so a
+ * retest is held to the same bar. Pure.
  */
 public final class PairJudge {
 
-    /** A pair under this share of its network's median bandwidth is bad (a quarter-rate link is well below). */
-    static final double BANDWIDTH_MEDIAN_FRACTION = 0.5;
     /** Bad pairs listed one finding each per network and kind; the rest in one finding (the report has them all). */
     static final int FINDINGS_PER_GROUP = 100;
     /** A pair above k times its network's median latency is bad. */
-    public static final double DEFAULT_LATENCY_K = 1.5;
+    public static final double DEFAULT_LATENCY_K = TcpLatencyRule.DEFAULT_K;
 
     private final ClusterSpec spec;
     private final double latencyK;
@@ -100,23 +103,49 @@ public final class PairJudge {
             return new Bar(OptionalDouble.of(RdmaBandwidthRule.floorGbps(rate.get(), eff)),
                     percent(eff) + " of " + rate(rate.get()) + " Gb/s", OptionalDouble.of(rate.get()), eff);
         }
-        if (kind == PairKind.RDMA_LATENCY) {
-            return new Bar(OptionalDouble.of(spec.expect().rdmaLatencyUs()), "expect.rdma_latency_us");
-        }
-        if (firsts.isEmpty()) return new Bar(OptionalDouble.empty(), "no measured pair on " + r.test().network() + " to compare with");
-        double median = median(firsts);
-        String of = "fleet median " + format(median) + " " + kind.unit() + " of " + firsts.size() + " pair" + (firsts.size() == 1 ? "" : "s")
-                + (rate.isEmpty() && kind == PairKind.RDMA_BANDWIDTH ? "; no rate_gbps in the spec" : "");
-        return kind.higherIsBetter()
-                ? new Bar(OptionalDouble.of(BANDWIDTH_MEDIAN_FRACTION * median), BANDWIDTH_MEDIAN_FRACTION + " x " + of)
-                : new Bar(OptionalDouble.of(latencyK * median), latencyK + " x " + of);
+        OptionalDouble median = firsts.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(median(firsts));
+        String of = median.isEmpty() ? "no measured pair on " + r.test().network() + " to compare with"
+                : "fleet median " + format(median.getAsDouble()) + " " + kind.unit() + " of " + firsts.size() + " pair"
+                + (firsts.size() == 1 ? "" : "s") + (rate.isEmpty() && kind == PairKind.RDMA_BANDWIDTH
+                ? "; no rate_gbps in the spec" : "");
+        return switch (kind) {
+            case TCP_BANDWIDTH -> {
+                Optional<Double> floor = spec.expect().tcpGbps();
+                yield new Bar(TcpBandwidthRule.floor(floor, median), TcpBandwidthRule.specHolds(floor, median)
+                        ? "expect.tcp_gbps" : median.isEmpty() ? of : TcpBandwidthRule.FLEET_FRACTION + " x " + of);
+            }
+            case TCP_LATENCY -> {
+                Optional<Double> ceiling = spec.expect().tcpLatencyUs();
+                yield new Bar(TcpLatencyRule.ceiling(ceiling, median, latencyK), TcpLatencyRule.specHolds(ceiling,
+                        median, latencyK) ? "expect.tcp_latency_us" : median.isEmpty() ? of : latencyK + " x " + of);
+            }
+            case RDMA_BANDWIDTH -> median.isEmpty() ? new Bar(OptionalDouble.empty(), of) : new Bar(OptionalDouble.of(
+                    RdmaBandwidthRule.FLEET_FRACTION * median.getAsDouble()), RdmaBandwidthRule.FLEET_FRACTION + " x " + of);
+            case RDMA_LATENCY -> new Bar(OptionalDouble.of(spec.expect().rdmaLatencyUs()), "expect.rdma_latency_us");
+        };
+    }
+
+    /** The rule's verdict on a measured pair, where its ID has a rule for this bar. */
+    private static Optional<Verdict> rule(PairKind kind, double v, Bar bar) {
+        return switch (kind) {
+            case RDMA_BANDWIDTH -> bar.linkGbps().isPresent()
+                    ? Optional.of(RdmaBandwidthRule.judge(v, false, bar.linkGbps().getAsDouble(), bar.efficiency()))
+                    : bar.value().isPresent() ? Optional.of(RdmaBandwidthRule.belowFleet(v, bar.value().getAsDouble()))
+                    : Optional.empty();
+            case RDMA_LATENCY -> bar.value().isPresent()
+                    ? Optional.of(RdmaLatencyRule.judge(v, bar.value().getAsDouble())) : Optional.empty();
+            case TCP_BANDWIDTH -> Optional.of(TcpBandwidthRule.judge(v, bar.value()));
+            case TCP_LATENCY -> Optional.of(TcpLatencyRule.judge(v, bar.value()));
+        };
     }
 
     PairJudgement judge(PairResult r, Map<BarKey, Bar> bars) {
         Bar bar = bars.getOrDefault(key(r), new Bar(OptionalDouble.empty(), "no bar"));
-        if (bar.linkGbps().isPresent() && r.outcome() instanceof PairOutcome.Measured(double v)) {
-            RdmaBandwidthRule.Verdict verdict = RdmaBandwidthRule.judge(v, false, bar.linkGbps().getAsDouble(), bar.efficiency());
-            return new PairJudgement(r, bar.value(), bar.basis(), verdict.bad(), Optional.of(verdict));
+        if (r.outcome() instanceof PairOutcome.Measured(double v)) {
+            Optional<Verdict> verdict = rule(r.test().kind(), v, bar);
+            if (verdict.isPresent()) {
+                return new PairJudgement(r, bar.value(), bar.basis(), verdict.get().severity() == Severity.FAIL, verdict);
+            }
         }
         boolean bad = switch (r.outcome()) {
             case PairOutcome.Failed f -> true;
@@ -197,11 +226,11 @@ public final class PairJudge {
                     break;
                 }
                 String retest = j.result().attempt() > 1 ? " (retested: attempt " + j.result().attempt() + ")" : "";
-                String fix = j.rule().map(RdmaBandwidthRule.Verdict::fix).orElseGet(() -> Fix.lines(
+                String fix = j.rule().map(Verdict::fix).orElseGet(() -> Fix.lines(
                         Fix.note("the culprit section says what the bad pairs point at and what to do; on "
                                 + j.test().client() + " and on " + j.test().server() + ", the ports and netdevs:"),
                         CulpritFinder.portEvidence(j.kind().rdma())));
-                String note = j.rule().map(RdmaBandwidthRule.Verdict::note).filter(n -> !n.isEmpty()).map(n -> "; " + n)
+                String note = j.rule().map(Verdict::observed).filter(n -> !n.isEmpty()).map(n -> "; " + n)
                         .orElse("");
                 out.add(Finding.of(id, Severity.FAIL, j.test().subject(), j.observed() + note + retest, j.expected(), fix));
             }

@@ -1,6 +1,6 @@
 package dev.railyard.cluster;
 
-import dev.railyard.check.rules.RdmaBandwidthRule;
+import dev.railyard.check.rules.Verdict;
 import dev.railyard.model.PairKind;
 import dev.railyard.model.PairOutcome;
 import dev.railyard.model.PairResult;
@@ -12,11 +12,12 @@ import java.util.OptionalDouble;
 /**
  * One pair's latest result against its bar: {@code bar} is the floor (bandwidth) or ceiling (latency) in the kind's
  * unit, {@code basis} says where the bar came from ("90% of 40 Gb/s", "0.5 x fleet median 9.1 Gb/s of 6 pairs").
- * {@code rule} is the check's own verdict where one applies (RDMA bandwidth on a network with a rate): it decides
- * {@code bad} and gives the fix, as for the same number from {@code bench rdma}.
+ * {@code rule} is the ID's rule's verdict on a measured pair (RDMA bandwidth only on a network with a rate): it decides
+ * {@code bad} and gives the fix, as for the same number from {@code bench}. It is shared by every pair with the same
+ * outcome, and its observed text is only what the rule adds to the number.
  */
 public record PairJudgement(PairResult result, OptionalDouble bar, String basis, boolean bad,
-                            Optional<RdmaBandwidthRule.Verdict> rule) {
+                            Optional<Verdict> rule) {
 
     public PairJudgement(PairResult result, OptionalDouble bar, String basis, boolean bad) {
         this(result, bar, basis, bad, Optional.empty());

@@ -1,5 +1,6 @@
 package dev.railyard.diagnose;
 
+import dev.railyard.check.rules.Verdict;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Severity;
 
@@ -20,6 +21,11 @@ public record Diagnosis(Finding finding, int lineNumber, String line, String sou
     public static Diagnosis of(String id, Severity severity, String subject, String cause, String fix,
                                int lineNumber, String line, String source) {
         return new Diagnosis(new Finding(id, severity, subject, cause, "", fix), lineNumber, line, source);
+    }
+
+    /** A rule's verdict on a paste, said as a diagnosis says it: the cause and the fix, no expected line. */
+    public static Diagnosis of(Verdict v, String subject, int lineNumber, String line, String source) {
+        return of(v.id().id(), v.severity(), subject, v.observed(), v.fix(), lineNumber, line, source);
     }
 
     public Severity severity() {

@@ -2,12 +2,15 @@ package dev.railyard.diagnose;
 
 import dev.railyard.bench.TextLines;
 import dev.railyard.check.Fix;
+import dev.railyard.check.rules.TcpBandwidthRule;
+import dev.railyard.check.rules.Verdict;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalDouble;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -72,10 +75,10 @@ public record Iperf2Recogniser() implements Recogniser {
             }
         }
         if (rows > 0 && out.stream().noneMatch(d -> d.severity() == Severity.FAIL)) {
-            out.add(Diagnosis.of(CheckId.BENCH_TCP_BW.id(), Severity.INFO, "iperf2 bandwidth", String.format(
-                    Locale.ROOT, "%s Gb/s over the longest interval (%.1f s), %d rows; the paste states no link rate "
-                            + "to judge it against", FioRecogniser.round(longest), longestSpan, rows), "", 0, "",
-                    "iperf2"));
+            Verdict v = TcpBandwidthRule.judge(longest, OptionalDouble.empty()).measured(String.format(Locale.ROOT,
+                    "%s Gb/s over the longest interval (%.1f s), %d rows; the paste states no link rate to judge it "
+                            + "against", FioRecogniser.round(longest), longestSpan, rows));
+            out.add(Diagnosis.of(v, "iperf2 bandwidth", 0, "", "iperf2"));
         } else if (rows == 0 && out.isEmpty()) {
             out.add(Diagnosis.of(CheckId.BENCH_TCP_BW.id(), Severity.UNKNOWN, "iperf2", "no result row in the "
                     + "paste", Rerun.andDiagnose("the result rows end in bits/sec", "iperf.txt"), 0, "", "iperf2"));
@@ -92,16 +95,15 @@ public record Iperf2Recogniser() implements Recogniser {
                     : why.contains("Invalid argument") ? "the address given to -c or -B is not one this host can "
                     + "use (a bind address on another interface, or a name that resolved wrong)"
                     : "the client could not reach the server";
-            return Diagnosis.of(CheckId.BENCH_TCP_BW.id(), Severity.FAIL, "iperf2 client", "connect failed ("
-                            + why + "): " + cause,
+            return Diagnosis.of(TcpBandwidthRule.noConnection("connect failed (" + why + "): " + cause,
                     Fix.lines(Fix.note("on the server " + host + ":"), "iperf -s   # port 5001 unless -p",
-                            Fix.note("from this host:"), "nc -vz " + host + " 5001"), n, line, "iperf2");
+                            Fix.note("from this host:"), "nc -vz " + host + " 5001")), "iperf2 client", n, line,
+                    "iperf2");
         }
-        return Diagnosis.of(CheckId.BENCH_TCP_BW.id(), Severity.WARN, "iperf2 client", what + " failed (" + why
-                        + "): the other side closed the connection mid-test, so the bandwidth printed after it "
-                        + "covers only what was sent before",
+        return Diagnosis.of(TcpBandwidthRule.cutShort(what + " failed (" + why + "): the other side closed the "
+                        + "connection mid-test, so the bandwidth printed after it covers only what was sent before",
                 Fix.lines(Fix.note("look at the server's output for why it stopped, then run again:"),
-                        "iperf -c " + host + " -t 10"), n, line, "iperf2");
+                        "iperf -c " + host + " -t 10")), "iperf2 client", n, line, "iperf2");
     }
 
     private static String host(TextLines text) {

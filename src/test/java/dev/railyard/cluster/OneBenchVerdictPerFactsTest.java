@@ -1,12 +1,22 @@
 package dev.railyard.cluster;
 
+import dev.railyard.bench.perftest.PerftestParser;
+import dev.railyard.check.BenchVerdicts;
 import dev.railyard.check.NcclBenchVerdict;
+import dev.railyard.check.TcpBenchVerdict;
 import dev.railyard.check.rules.NcclBusbwRule;
 import dev.railyard.diagnose.DiagnoseTargets;
 import dev.railyard.diagnose.Diagnoser;
 import dev.railyard.diagnose.Diagnosis;
 import dev.railyard.model.CheckId;
+import dev.railyard.model.BandwidthResult;
 import dev.railyard.model.ClusterSpec;
+import dev.railyard.model.LatencyResult;
+import dev.railyard.model.LatencyStats;
+import dev.railyard.model.PairKind;
+import dev.railyard.model.Reading;
+import dev.railyard.model.ReceiverReport;
+import dev.railyard.model.StopReason;
 import dev.railyard.model.Finding;
 import dev.railyard.report.Json;
 import dev.railyard.model.NcclBenchResult;
@@ -61,6 +71,72 @@ class OneBenchVerdictPerFactsTest {
         }
         assertThat(fixes(validate)).isEqualTo(fixes(bench));
         assertThat(fixes(diagnose)).isEqualTo(fixes(bench));
+    }
+
+    /**
+     * One TCP bandwidth through `bench tcp` and through validate's pair judge, the spec giving expect.tcp_gbps: the
+     * same floor, the same verdict, the same fix. Every pair of the fleet measures the same, so half the fleet's
+     * median never decides here.
+     */
+    @ParameterizedTest(name = "{0} Gb/s, floor {1}")
+    @CsvSource({"27.4, 35, FAIL", "27.4, 20, PASS", "36.2, 35, PASS"})
+    void aTcpBandwidthIsJudgedAlikeByBenchAndValidate(double gbps, double floor, Severity want) {
+        BandwidthResult b = new BandwidthResult("10.0.0.2", 5201, 1, 131072, 10, List.of(), (long) (gbps * 1.25e9), gbps,
+                Reading.of(new ReceiverReport((long) (gbps * 1.25e9), 10, gbps)), StopReason.of(StopReason.Kind.DURATION));
+        Finding bench = TcpBenchVerdict.judge("10.0.0.2:5201", b, Optional.of(floor), Optional.empty()).getFirst();
+        Finding validate = pair(PairKind.TCP_BANDWIDTH, gbps, expect(Optional.of(floor), Optional.empty(), 2.0));
+        assertThat(List.of(bench.severity(), validate.severity())).containsOnly(want);
+        assertThat(validate.remediation()).isEqualTo(bench.remediation());
+    }
+
+    /** One TCP one-way latency through `bench tcp` and validate's pair judge, the spec giving expect.tcp_latency_us. */
+    @ParameterizedTest(name = "{0} us, ceiling {1}")
+    @CsvSource({"21.9, 10, FAIL", "21.9, 25, PASS"})
+    void aTcpLatencyIsJudgedAlikeByBenchAndValidate(double us, double ceiling, Severity want) {
+        LatencyResult l = new LatencyResult("10.0.0.2", 5201, 64, 0.4, 10,
+                new LatencyStats(1000, us - 1, us, us, us + 5, us + 10, us + 20), LatencyResult.BASIS, List.of(),
+                StopReason.of(StopReason.Kind.DURATION));
+        Finding bench = TcpBenchVerdict.judge("10.0.0.2:5201", l, Optional.empty(), Optional.of(ceiling)).getFirst();
+        Finding validate = pair(PairKind.TCP_LATENCY, us, expect(Optional.empty(), Optional.of(ceiling), 2.0));
+        assertThat(List.of(bench.severity(), validate.severity())).containsOnly(want);
+        assertThat(validate.remediation()).isEqualTo(bench.remediation());
+    }
+
+    /** One RDMA latency through `bench rdma`, validate's pair judge and a pasted ib_write_lat, against expect.rdma_latency_us. */
+    @ParameterizedTest(name = "{0} us, ceiling {1}")
+    @CsvSource({"0.88, 2.0, PASS", "2.6, 2.0, FAIL"})
+    void anRdmaLatencyIsJudgedAlikeEverywhere(double us, double ceiling, Severity want) {
+        String table = "---------------------------------------------------------------------------------------\n"
+                + " #bytes        #iterations       t_avg[usec]    t_stdev[usec]\n"
+                + String.format(Locale.ROOT, " 2             1000              %.2f           0.05%n", us)
+                + "---------------------------------------------------------------------------------------\n";
+        Finding bench = BenchVerdicts.rdmaLatency("mlx4_0:2", new PerftestParser().parse(table), ceiling);
+        Finding validate = pair(PairKind.RDMA_LATENCY, us, expect(Optional.empty(), Optional.empty(), ceiling));
+        Finding diagnose = Diagnoser.standard().diagnose(table,
+                        new DiagnoseTargets(Optional.empty(), 0.9, ceiling, Optional.empty(), true, Optional.empty()))
+                .diagnoses().stream().map(Diagnosis::finding)
+                .filter(f -> f.id().equals(CheckId.BENCH_RDMA_LAT.id())).findFirst().orElseThrow();
+        assertThat(List.of(bench.severity(), validate.severity(), diagnose.severity())).containsOnly(want);
+        assertThat(List.of(validate.remediation(), diagnose.remediation())).containsOnly(bench.remediation());
+    }
+
+    private static ClusterSpec.Expect expect(Optional<Double> tcpGbps, Optional<Double> tcpLatencyUs, double rdmaLatencyUs) {
+        ClusterSpec.Expect d = ClusterSpec.Expect.defaults();
+        return new ClusterSpec.Expect(d.rdmaBwEfficiency(), rdmaLatencyUs, d.gpuTempWarnC(), d.netBufferBytes(),
+                d.ncclBusbwGBps(), d.storageSeqMBps(), tcpGbps, tcpLatencyUs);
+    }
+
+    /** validate's verdict on the pair n001<->n002 when every pair of four nodes on rail0 measured {@code value}. */
+    private static Finding pair(PairKind kind, double value, ClusterSpec.Expect expect) {
+        ClusterSpec s = PairFixtures.spec(4, 1, true);
+        ClusterSpec spec = new ClusterSpec(s.cluster(), s.source(), s.nodes(), s.gpus(), s.networks(), expect, s.slurm(),
+                s.sshUser(), s.ssh(), s.agent());
+        PairJudge judge = new PairJudge(spec, PairJudge.DEFAULT_LATENCY_K);
+        List<Finding> f = PairJudge.findings(judge.judgeLatest(
+                PairFixtures.allPairs("rail0", PairFixtures.names(4), kind, (a, b) -> value)));
+        return f.stream().filter(x -> x.subject().equals("rail0 n001<->n002")).findFirst()
+                .or(() -> f.stream().filter(x -> x.severity() == Severity.PASS && x.subject().equals("rail0")).findFirst())
+                .orElseThrow(() -> new AssertionError("no verdict on rail0 n001<->n002 among " + f));
     }
 
     /** validate's NCCL step on one node with two GPUs, whose ranks return this sweep as bench nccl prints it. */

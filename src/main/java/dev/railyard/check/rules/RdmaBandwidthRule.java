@@ -27,6 +27,9 @@ public final class RdmaBandwidthRule implements Rule {
             56.0, new double[]{40, 10}, 100.0, new double[]{50, 40, 25, 10}, 200.0, new double[]{100, 50},
             400.0, new double[]{200, 100}, 800.0, new double[]{400, 200});
 
+    /** Where the network has no rate, validate holds a pair to this share of its network's median. */
+    public static final double FLEET_FRACTION = 0.5;
+
     RdmaBandwidthRule() {
     }
 
@@ -43,7 +46,8 @@ public final class RdmaBandwidthRule implements Rule {
 
     @Override
     public String thresholds() {
-        return "efficiency x rate, expect.rdma_bw_efficiency (default 0.90); twice that for a bidirectional test";
+        return "efficiency x rate, expect.rdma_bw_efficiency (default 0.90); twice that for a bidirectional test; "
+                + "validate on a network without rate_gbps: " + FLEET_FRACTION + " x the network's median";
     }
 
     @Override
@@ -57,13 +61,6 @@ public final class RdmaBandwidthRule implements Rule {
                 + "the PCIe link, and NUMA placement";
     }
 
-    /** What a measurement is judged to: its severity, a note for the observed text (may be empty), and the fix. */
-    public record Verdict(Severity severity, String note, String fix) {
-        public boolean bad() {
-            return severity == Severity.FAIL;
-        }
-    }
-
     /** The floor one direction must reach, in Gb/s. */
     public static double floorGbps(double linkGbps, double efficiency) {
         return efficiency * linkGbps;
@@ -73,28 +70,48 @@ public final class RdmaBandwidthRule implements Rule {
         return String.format(Locale.ROOT, ">= %.0f%% of %s Gb/s", efficiency * 100, fmt(linkGbps));
     }
 
+    /**
+     * A measurement against its floor. The verdict's observed text is what the rule adds (empty, or the lower rate
+     * the result matches); the path puts its own account of the number in front ({@link Verdict#measured}). Verdicts
+     * are shared, not made per measurement: validate judges every pair test of a run at once, and 512 hosts with a
+     * slow rail give 130,000 FAILs, each of which would otherwise carry its own copy of the fix text.
+     */
     public static Verdict judge(double measuredGbps, boolean bidirectional, double linkGbps, double efficiency) {
         double capacity = linkGbps * (bidirectional ? 2 : 1);
-        if (measuredGbps / capacity >= efficiency) return PASS;
-        Optional<Double> lower = negotiatedBelow(measuredGbps / (bidirectional ? 2 : 1), linkGbps);
-        if (lower.isPresent()) return NEGOTIATED.computeIfAbsent(lower.get(), RdmaBandwidthRule::negotiated);
-        return SLOW;
+        Optional<Double> lower = measuredGbps / capacity >= efficiency ? Optional.empty()
+                : negotiatedBelow(measuredGbps / (bidirectional ? 2 : 1), linkGbps);
+        Severity severity = measuredGbps / capacity >= efficiency ? Severity.PASS : Severity.FAIL;
+        return VERDICTS.computeIfAbsent(new Outcome(severity, lower, linkGbps, efficiency), RdmaBandwidthRule::verdict);
     }
 
-    // Verdicts are shared, not made per measurement: validate judges every pair test of a run at once, and 512 hosts
-    // with a slow rail give 130,000 FAILs, each of which used to carry its own copy of the fix text.
-    private static final Verdict PASS = new Verdict(Severity.PASS, "", "");
-    private static final Verdict SLOW = new Verdict(Severity.FAIL, "", Fix.lines(Fix.GOVERNOR_NOW, Fix.RDMA_RATES,
-            "lspci -vv -d 15b3: | grep -E 'LnkCap:|LnkSta:'",
-            Fix.note("then rerun both sides under numactl --cpunodebind=N, N the HCA's node above")));
-    private static final Map<Double, Verdict> NEGOTIATED = new java.util.concurrent.ConcurrentHashMap<>();
+    /** validate's pair on a network without a rate, against its share of the fleet's median; shared as above. */
+    public static Verdict belowFleet(double measuredGbps, double floorGbps) {
+        Severity severity = measuredGbps >= floorGbps ? Severity.PASS : Severity.FAIL;
+        return FLEET.computeIfAbsent(new FleetOutcome(severity, floorGbps), o -> new Verdict(ID, o.severity(), "",
+                ">= " + fmt(o.floorGbps()) + " Gb/s", o.severity() == Severity.FAIL ? SLOW : ""));
+    }
 
-    private static Verdict negotiated(double lower) {
-        String rate = fmt(lower);
-        return new Verdict(Severity.FAIL, "matches a link negotiated at " + rate + "G",
+    /** What decides a verdict's text: the severity, the lower rate matched, and the floor it was held to. */
+    private record Outcome(Severity severity, Optional<Double> lower, double linkGbps, double efficiency) {}
+
+    private record FleetOutcome(Severity severity, double floorGbps) {}
+
+    private static final Map<Outcome, Verdict> VERDICTS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<FleetOutcome, Verdict> FLEET = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static Verdict verdict(Outcome o) {
+        String expected = expected(o.linkGbps(), o.efficiency());
+        if (o.severity() == Severity.PASS) return new Verdict(ID, Severity.PASS, "", expected, "");
+        if (o.lower().isEmpty()) return new Verdict(ID, Severity.FAIL, "", expected, SLOW);
+        String rate = fmt(o.lower().get());
+        return new Verdict(ID, Severity.FAIL, "matches a link negotiated at " + rate + "G", expected,
                 Fix.lines(Fix.note("negotiated " + rate + "G: replace the QSFP+ cable/DAC with a known-good one, "
                         + "then look at the ports' rates again:"), Fix.RDMA_RATES));
     }
+
+    private static final String SLOW = Fix.lines(Fix.GOVERNOR_NOW, Fix.RDMA_RATES,
+            "lspci -vv -d 15b3: | grep -E 'LnkCap:|LnkSta:'",
+            Fix.note("then rerun both sides under numactl --cpunodebind=N, N the HCA's node above"));
 
     /**
      * The rate a link of {@code linkGbps} trains down to that this one-direction bandwidth is 80-100 % of: what a

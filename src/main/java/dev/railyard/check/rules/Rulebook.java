@@ -100,8 +100,7 @@ public final class Rulebook {
             case CLUSTER_NETWORK_SEPARATION -> new RuleText(id, "spec networks, netdevs and addresses",
                     "compute apart from management", "shared subnet, netdev or address: FAIL",
                     "give compute its own subnet and netdev", "NetworkSeparationCheck");
-            case BENCH_RDMA_LAT -> new RuleText(id, "perftest latency", "expect.rdma_latency_us (default 2.0)",
-                    "above: FAIL", "the ports' rates, the governor, NUMA placement", "BenchVerdicts");
+            case BENCH_RDMA_LAT -> new RdmaLatencyRule();
             case BENCH_NCCL_BUSBW -> new NcclBusbwRule();
             case BENCH_STORAGE_SEQ -> new RuleText(id, "fio sequential read and write bandwidth",
                     "expect.storage_seq_mbps (no default)", "below: FAIL; no floor: INFO",
@@ -109,12 +108,8 @@ public final class Rulebook {
             case BENCH_GPU_PCIE -> new RuleText(id, "host-device copy bandwidth and the slot's maximum",
                     "half of what the slot's generation and width allow", "below: FAIL",
                     "reseat the GPU or its riser", "GpuCopyVerdict");
-            case BENCH_TCP_BW -> new RuleText(id, "railyard's TCP bandwidth (received, else sent); diagnose: iperf2",
-                    "expect.tcp_gbps (no default)", "below: FAIL; no floor: INFO",
-                    "the netdev's speed and MTU, the governor", "TcpBenchVerdict, Iperf2Recogniser");
-            case BENCH_TCP_LAT -> new RuleText(id, "railyard's TCP one-way latency", "expect.tcp_latency_us "
-                    + "(no default)", "above: FAIL; no ceiling: INFO", "the governor and interrupt moderation",
-                    "TcpBenchVerdict");
+            case BENCH_TCP_BW -> new TcpBandwidthRule();
+            case BENCH_TCP_LAT -> new TcpLatencyRule();
             case BENCH_IPERF3 -> new RuleText(id, "iperf3 output: errors, retransmits, bandwidth", "none",
                     "an error: FAIL; retransmits: WARN; else INFO", "per the error iperf3 printed",
                     "Iperf3Recogniser");

@@ -17,6 +17,15 @@ public record Verdict(CheckId id, Severity severity, String observed, String exp
         return Finding.of(id.id(), severity, subject, observed, expected, fix);
     }
 
+    /**
+     * This verdict with the path's own account of the measurement in front of what the rule adds to it ("9.6 Gb/s"
+     * and "matches a link negotiated at 10G"): rules that judge many pairs at once share one verdict per outcome and
+     * leave the number to the path that measured it.
+     */
+    public Verdict measured(String measurement) {
+        return new Verdict(id, severity, observed.isEmpty() ? measurement : measurement + "; " + observed, expected, fix);
+    }
+
     public boolean passed() {
         return severity == Severity.PASS;
     }

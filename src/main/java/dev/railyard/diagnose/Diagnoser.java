@@ -50,6 +50,8 @@ public final class Diagnoser {
                 new IblinkinfoRecogniser(),
                 new PerfqueryRecogniser(),
                 new RdmaLinkRecogniser(),
+                new RdmaStatisticRecogniser(),
+                new IbdiagnetRecogniser(),
                 new MlxlinkRecogniser(),
                 new DcgmiDiagRecogniser(),
                 new NvidiaSmiQRecogniser(),

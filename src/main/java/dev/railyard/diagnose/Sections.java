@@ -20,6 +20,7 @@ final class Sections {
     /** The tools a paste can hold side by side with another. */
     private static final Set<ToolKind> SECTIONABLE = EnumSet.of(ToolKind.IBSTAT, ToolKind.IBV_DEVINFO,
             ToolKind.IBSTATUS, ToolKind.IBPORTSTATE, ToolKind.IBLINKINFO, ToolKind.PERFQUERY, ToolKind.RDMA_LINK,
+            ToolKind.RDMA_STATISTIC, ToolKind.IBDIAGNET,
             ToolKind.MLXLINK, ToolKind.NVIDIA_SMI_TOPO, ToolKind.NVIDIA_SMI_Q, ToolKind.DCGMI_DIAG, ToolKind.LSPCI,
             ToolKind.ETHTOOL_STATS, ToolKind.OSU, ToolKind.UCX_PERFTEST, ToolKind.FIO_TEXT, ToolKind.KERNEL_LOG);
     private static final List<Set<ToolKind>> FAMILIES = List.of(

@@ -19,6 +19,8 @@ public enum ToolKind {
     IBLINKINFO("iblinkinfo"),
     PERFQUERY("perfquery"),
     RDMA_LINK("rdma link"),
+    RDMA_STATISTIC("rdma statistic / hw_counters"),
+    IBDIAGNET("ibdiagnet"),
     MLXLINK("mlxlink"),
     NVIDIA_SMI_TOPO("nvidia-smi topo -m"),
     NVIDIA_SMI_Q("nvidia-smi -q"),

@@ -117,8 +117,12 @@ public final class Rulebook {
                     "per the error sockperf printed", "SockperfRecogniser");
             case RDMA_NO_DEVICES -> new RuleText(id, "a tool's \"No RDMA devices found\"", "none", "FAIL",
                     "load the RDMA driver", "DiagnosisCatalog");
-            case RDMA_RETRY_EXCEEDED -> new RuleText(id, "work completions with retry exceeded", "none", "FAIL",
-                    "the GID index, the MTU of both ends, the switch's RoCE settings", "DiagnosisCatalog");
+            case RDMA_RETRY_EXCEEDED -> new RuleText(id, "work completions with retry exceeded; a pasted rdma "
+                    + "statistic or hw_counters: the error counters (ACK timeouts, sequence errors, RNR, CQE errors)",
+                    "none; counters: 0", "a work completion with retry exceeded: FAIL; an error counter above 0 in "
+                    + "one paste: WARN (no rate in one snapshot); ECN/CNP counters: INFO",
+                    "the GID index, the MTU of both ends, the switch's RoCE settings (PFC, ECN)",
+                    "DiagnosisCatalog, RdmaStatisticRecogniser");
             case VALIDATE_BURN -> new RuleText(id, "the exit status and JSON findings of railyard burn on each node "
                     + "validate --burn reached", "a verdict for every GPU", "exit 2 (no burn command), 3, or no "
                     + "findings: UNKNOWN; killed, timed out or crashed: FAIL; no GPU: INFO",

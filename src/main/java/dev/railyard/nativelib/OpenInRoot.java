@@ -56,6 +56,9 @@ public final class OpenInRoot {
     private static final long RESOLVE_IN_ROOT = 0x10;
     private static final int RENAME_EXCHANGE = 2;
     private static final int TAIL_CHUNK = 64 * 1024;
+    /** A page and a bit: a whole sysfs attribute in one read, and the end of the file seen by the next. */
+    private static final long FIRST_READ = 4096 + 256;
+    private static final long READ_CHUNK = 64 * 1024;
 
     /** Set when the kernel answered ENOSYS: every later open walks instead of asking again. */
     private static volatile boolean noOpenat2;
@@ -240,21 +243,34 @@ public final class OpenInRoot {
         return LibcFiles.O_NONBLOCK | LibcFiles.O_CLOEXEC | (followLast ? 0 : LibcFiles.O_NOFOLLOW);
     }
 
+    /**
+     * The file to its end, at most {@code maxBytes + 1} bytes. A sysfs or procfs attribute is at most a page and
+     * comes whole from the first read, the next one seeing the end: the agent reads hundreds a second, so the first
+     * buffer is a page and a bit (not a 64 KiB one, zeroed and copied per read) and the bytes go straight into an
+     * array of their exact size. A larger file (a saved log, nvidia-smi's XML) goes on in 64 KiB reads.
+     */
     private static Outcome readAll(LibcFiles c, Arena arena, MemorySegment state, int fd, int maxBytes) throws Throwable {
-        int chunk = 64 * 1024;
-        MemorySegment buf = arena.allocate(chunk);
-        byte[] out = new byte[Math.min(maxBytes + 1, chunk)];
+        long limit = maxBytes + 1L;
+        MemorySegment buf = arena.allocate(Math.min(limit, FIRST_READ));
+        byte[] out = null;
         int size = 0;
-        while (size <= maxBytes) {
-            long want = Math.min(chunk, maxBytes + 1L - size);
-            long n = (long) c.read().invokeExact(state, fd, buf, want);
+        while (size < limit) {
+            if (size > 0 && buf.byteSize() < READ_CHUNK && limit - size > buf.byteSize()) {
+                buf = arena.allocate(Math.min(limit - size, READ_CHUNK));
+            }
+            long n = (long) c.read().invokeExact(state, fd, buf, Math.min(buf.byteSize(), limit - size));
             if (n < 0) return failure(c, state);
             if (n == 0) break;
-            if (size + n > out.length) out = Arrays.copyOf(out, (int) Math.min(maxBytes + 1L, Math.max(out.length * 2L, size + n)));
+            if (out == null) {
+                out = new byte[(int) n];
+            } else if (size + n > out.length) {
+                out = Arrays.copyOf(out, (int) Math.min(limit, Math.max(out.length * 2L, size + n)));
+            }
             MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, out, size, (int) n);
             size += (int) n;
         }
-        return new Outcome.Read(Arrays.copyOf(out, size));
+        if (out == null) return new Outcome.Read(new byte[0]);
+        return new Outcome.Read(out.length == size ? out : Arrays.copyOf(out, size));
     }
 
     private static byte[] fromWholeLine(byte[] bytes) {

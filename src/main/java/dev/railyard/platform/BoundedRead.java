@@ -27,7 +27,7 @@ final class BoundedRead {
     /** {@code p} is already resolved; {@code name} is the root-relative path failures carry. */
     static Reading<String> text(Path p, String name, int maxBytes) {
         Path abs = p.toAbsolutePath();
-        Reading<String> opened = opened(abs.getRoot(), abs.getRoot().relativize(abs).toString(), name, maxBytes, true);
+        Reading<String> opened = opened(abs.getRoot(), HostRoot.below(abs.getRoot(), abs.normalize()), name, maxBytes, true);
         if (opened != null) return opened;
         Reading<String> type = typeCheck(p, name);
         return type != null ? type : regularFile(p, name, maxBytes);
@@ -124,9 +124,13 @@ final class BoundedRead {
     }
 
     static Reading<String> text(byte[] bytes, String name) {
+        boolean ascii = true;
         for (byte b : bytes) {
             if (b == 0) return Reading.failed(name, "binary content (NUL bytes), not text");
+            if (b < 0) ascii = false;
         }
+        // nearly every attribute is ASCII: one copy into the string, no decoder and no char buffer
+        if (ascii) return Reading.of(new String(bytes, StandardCharsets.US_ASCII));
         try {
             return Reading.of(StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)

@@ -141,7 +141,7 @@ public final class HostRoot {
         if (live) return BoundedRead.text(resolve(key), key, maxBytes);
         return switch (confinement.resolve(key)) {
             case Resolved.Inside(Path real, RootConfinement.Type type) -> switch (type) {
-                case FILE -> BoundedRead.confined(confinement.realRoot(), confinement.realRoot().relativize(real).toString(),
+                case FILE -> BoundedRead.confined(confinement.realRoot(), below(confinement.realRoot(), real),
                         real, key, maxBytes);
                 case DIRECTORY -> Reading.failed(key, BoundedRead.NOT_A_FILE);
                 case OTHER -> Reading.failed(key, BoundedRead.NOT_REGULAR);
@@ -198,7 +198,18 @@ public final class HostRoot {
     }
 
     private String realRelative(Path real) {
-        return confinement.realRoot().relativize(real).toString();
+        return below(confinement.realRoot(), real);
+    }
+
+    /**
+     * {@code inside}, an absolute normalised path at or below {@code root}, relative to it: what
+     * {@code root.relativize(inside)} gives, by cutting the string, as the readers ask it per file read.
+     */
+    static String below(Path root, Path inside) {
+        String r = root.toString();
+        String p = inside.toString();
+        if (p.length() == r.length()) return "";
+        return p.substring(r.endsWith("/") ? r.length() : r.length() + 1);
     }
 
     /** For a name that only native calls can open as it is (escaped bytes): what is there; else null. */

@@ -1,11 +1,12 @@
 package dev.railyard.check;
 
+import dev.railyard.check.rules.ClusterMtuRule;
+import dev.railyard.check.rules.Verdict;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.ClusterSpec;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NodeFacts;
 import dev.railyard.model.Reading;
-import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,8 +15,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * cluster.mtu: both ends of every link on a network must agree, and with the spec's MTU when it gives one. A jumbo
- * frame sent to a 1500-byte peer is dropped silently: RDMA connects, then stalls.
+ * cluster.mtu across the nodes' facts: each bound end's MTU against the spec's or the most common one, judged by
+ * {@link ClusterMtuRule}.
  */
 public final class ClusterMtuCheck implements ClusterCheck {
 
@@ -38,41 +39,30 @@ public final class ClusterMtuCheck implements ClusterCheck {
                 String subject = net.name() + " " + node + " " + netdev;
                 Optional<NodeFacts.Netdev> dev = in.netdev(node, netdev);
                 if (in.factsOf(node).isEmpty()) {
-                    out.add(Finding.of(ID, Severity.UNKNOWN, subject, in.whyMissing(node), expected(net), ""));
+                    out.add(ClusterMtuRule.notRead(in.whyMissing(node), net.mtu()).on(subject));
                 } else if (dev.isEmpty()) {
-                    out.add(Finding.of(ID, Severity.UNKNOWN, subject, "no netdev " + netdev + " on " + node, expected(net),
-                            Fix.lines(Fix.note("the spec binds " + net.name() + " on " + node + " to " + netdev + ", which "
-                                            + node + " does not have: name one of its netdevs in networks." + net.name()
-                                            + ".bind." + node + ".netdev; on " + node + ", its netdevs:"),
-                                    "ip -br link")));
+                    out.add(ClusterMtuRule.noNetdev(net.name(), node, netdev, net.mtu()).on(subject));
                 } else if (dev.get().mtu() instanceof Reading.Present<Integer>(Integer mtu)) {
                     seen.put(node, mtu);
                 } else {
-                    out.add(Finding.unknown(ID, subject, dev.get().mtu(), expected(net)));
+                    out.add(ClusterMtuRule.notRead(dev.get().mtu().describe(), net.mtu()).on(subject));
                 }
             }
             Optional<Integer> want = net.mtu().or(() -> majority(seen));
             int bad = 0;
             for (Map.Entry<String, Integer> e : seen.entrySet()) {
-                if (want.isPresent() && !e.getValue().equals(want.get())) {
-                    bad++;
-                    String netdev = net.bind().get(e.getKey()).netdev();
-                    out.add(Finding.of(ID, Severity.FAIL, net.name() + " " + e.getKey() + " " + netdev,
-                            "MTU " + e.getValue(), expected(net) + (net.mtu().isEmpty() ? " (as most nodes have)" : ""),
-                            Fix.lines(Fix.note("on " + e.getKey() + ":"),
-                                    "ip link set dev " + ShellWord.of(netdev) + " mtu " + want.get(),
-                                    Fix.netplanDropIn(netdev, "mtu", "mtu: " + want.get()))));
-                }
+                if (want.isEmpty()) continue;
+                String netdev = net.bind().get(e.getKey()).netdev();
+                Verdict v = ClusterMtuRule.end(e.getKey(), netdev, e.getValue(), want.get(), net.mtu());
+                if (v.passed()) continue;
+                bad++;
+                out.add(v.on(net.name() + " " + e.getKey() + " " + netdev));
             }
             if (bad == 0 && seen.size() == net.bind().size() && want.isPresent()) {
-                out.add(Finding.pass(ID, net.name(), "all " + seen.size() + " ends at MTU " + want.get(), expected(net)));
+                out.add(ClusterMtuRule.agree(seen.size(), want.get(), net.mtu()).on(net.name()));
             }
         }
         return out;
-    }
-
-    private static String expected(ClusterSpec.Network net) {
-        return net.mtu().map(m -> "MTU " + m + " on every end").orElse("the same MTU on every end");
     }
 
     private static Optional<Integer> majority(Map<String, Integer> seen) {

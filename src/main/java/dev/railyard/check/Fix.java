@@ -36,7 +36,7 @@ public final class Fix {
      * YAML under the interface, each line already indented by 6 spaces. An odd netdev name is quoted for YAML, for
      * printf's format and for the shell, so it stays a name.
      */
-    static String netplanDropIn(String netdev, String what, String... body) {
+    public static String netplanDropIn(String netdev, String what, String... body) {
         String file = ShellWord.of("/etc/netplan/90-railyard-" + netdev + "-" + what + ".yaml");
         String key = ShellWord.of(netdev).equals(netdev) ? netdev : "'" + netdev.replace("'", "''") + "'";
         StringBuilder yaml = new StringBuilder("network:\\n  version: 2\\n  ethernets:\\n    "

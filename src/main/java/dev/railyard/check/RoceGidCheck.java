@@ -1,5 +1,6 @@
 package dev.railyard.check;
 
+import dev.railyard.check.rules.RdmaNetdevAddressRule;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.NetInterface;
@@ -98,14 +99,12 @@ public final class RoceGidCheck implements Check {
 
     /** The spec's bare address with its network's prefix ("10.0.0.1" in 10.0.0.0/24 -> "10.0.0.1/24"), so the fix is exact. */
     static String withPrefix(String address, Optional<String> subnet) {
-        if (address.contains("/")) return address;
-        return subnet.filter(s -> s.contains("/")).map(s -> address + s.substring(s.indexOf('/'))).orElse(address);
+        return RdmaNetdevAddressRule.withPrefix(address, subnet);
     }
 
     /** "10.0.0.1/24" -> "10.0.0.1". */
     static String bare(String address) {
-        int slash = address.indexOf('/');
-        return slash < 0 ? address.trim() : address.substring(0, slash).trim();
+        return RdmaNetdevAddressRule.bare(address);
     }
 
     /** The IPv4 address in an IPv4-mapped GID, in either sysfs ("0000:...:ffff:0a00:0001") or short form. */

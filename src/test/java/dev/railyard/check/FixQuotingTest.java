@@ -175,7 +175,7 @@ class FixQuotingTest {
     void theFixesNameTheThingByItsQuotedWord() {
         List<Finding> out = CheckRunner.nodeChecks().run(new CheckInput(hostile(null, List.of()), Optional.empty(), NODE));
         assertThat(Found.one(out, "net.carrier", NET).remediation())
-                .endsWith("\nip -s link show " + ShellWord.of(NET) + "\nethtool " + ShellWord.of(NET));
+                .startsWith("ip -s link show dev " + ShellWord.of(NET) + "\nethtool -S " + ShellWord.of(NET) + " ");
         assertThat(Found.one(out, "rdma.netdev.address", NET2).remediation())
                 .startsWith("ip link set dev " + ShellWord.of(NET2) + " up\n");
         assertThat(Found.one(out, "rdma.port.rate", DEV + ":1").remediation())

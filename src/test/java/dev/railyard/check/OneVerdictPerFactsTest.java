@@ -128,6 +128,37 @@ class OneVerdictPerFactsTest {
         }
     }
 
+    /**
+     * Port 2 trained below port 1 (40 Gb/sec): without a spec below its sibling (check, a pasted ibstat), with the
+     * spec's 40 Gb/sec below the spec (validate). One fix: the cable, then the rate file.
+     */
+    @ParameterizedTest(name = "{0} Gb/sec")
+    @CsvSource({"10, 1X, WARN, FAIL", "40, 4X, INFO, PASS"})
+    void aPortsRateIsJudgedAlike(int gbps, String width, Severity unbound, Severity bound) {
+        RdmaPort p = port("ACTIVE", "LinkUp", "Ethernet", 0, 0, Inventories.zeroCounters());
+        RdmaPort slow = new RdmaPort(p.device(), p.port(), p.state(), p.physState(),
+                Reading.of(new RdmaPort.LinkRate(gbps, width, gbps + " Gb/sec (" + width + ")")), p.linkLayer(), p.lid(),
+                p.smLid(), p.gids(), p.counters(), p.hwCounters());
+        NodeInventory inv = withPort(slow);
+        Finding check = one(new CheckRunner(CheckRunner.nodeChecks().checks()).run(
+                new CheckInput(inv, Optional.empty(), NODE)), CheckId.RDMA_PORT_RATE);
+        Finding validate = one(new CheckRunner(CheckRunner.nodeChecks().checks()).run(
+                new CheckInput(inv, Optional.of(Inventories.s1Spec()), NODE)), CheckId.RDMA_PORT_RATE);
+        String paste = "CA 'mlx4_0'\n\tCA type: MT4103\n\tNumber of ports: 2\n\tFirmware version: 2.42.5000\n"
+                + "\tPort 1:\n\t\tState: Active\n\t\tPhysical state: LinkUp\n\t\tRate: 40\n\t\tBase lid: 0\n"
+                + "\t\tLMC: 0\n\t\tSM lid: 0\n\t\tCapability mask: 0x04010000\n\t\tPort GUID: 0x268a07fffe52aab0\n"
+                + "\t\tLink layer: Ethernet\n\tPort 2:\n\t\tState: Active\n\t\tPhysical state: LinkUp\n\t\tRate: "
+                + gbps + "\n\t\tBase lid: 0\n\t\tLMC: 0\n\t\tSM lid: 0\n\t\tCapability mask: 0x04010000\n"
+                + "\t\tPort GUID: 0x268a07fffe52aab1\n\t\tLink layer: Ethernet\n";
+        // diagnose lists no INFO "no rate to compare" for a paste: not listed there is that INFO
+        Finding ibstat = diagnose(paste).stream().filter(f -> f.id().equals(CheckId.RDMA_PORT_RATE.id())
+                && f.subject().equals(PORT)).findFirst().orElse(Finding.of(CheckId.RDMA_PORT_RATE.id(), Severity.INFO,
+                PORT, "not listed", "", ""));
+        assertThat(List.of(check, ibstat)).extracting(Finding::severity).containsOnly(unbound);
+        assertThat(validate.severity()).isEqualTo(bound);
+        assertThat(List.of(ibstat.remediation(), validate.remediation())).containsOnly(check.remediation());
+    }
+
     /** One temperature: the check's reading and the agent's reading held for its window. */
     @ParameterizedTest(name = "{0} C")
     @CsvSource({"80, PASS", "85, PASS", "86, WARN", "87, FAIL", "95, FAIL"})

@@ -30,6 +30,10 @@ public final class Rulebook {
             case RDMA_COUNTERS_SATURATED -> new CounterSaturationRule();
             case RDMA_COUNTERS -> new RdmaCountersRule();
             case NET_CARRIER -> new NetCarrierRule();
+            case RDMA_PORT_RATE -> new RdmaPortRateRule();
+            case RDMA_NETDEV_MTU -> new RdmaNetdevMtuRule();
+            case RDMA_NETDEV_ADDRESS -> new RdmaNetdevAddressRule();
+            case CLUSTER_MTU -> new ClusterMtuRule();
             case HOST_MEMLOCK -> new RuleText(id, "RLIMIT_MEMLOCK of the node (/proc/self/limits), whether it has RDMA",
                     "unlimited", "finite on a node with RDMA: FAIL", "limits.d and systemd's DefaultLimitMEMLOCK "
                     + "set to unlimited", "HostMemlockCheck");
@@ -65,20 +69,9 @@ public final class Rulebook {
                     "the Xid catalog's severity per code", "per code: FAIL, WARN or INFO",
                     "the catalog's action per code (reset, drain, reboot, RMA)",
                     "XidCatalog (GpuXidCheck, KernelLogRecogniser, XidCauses)");
-            case RDMA_PORT_RATE -> new RuleText(id, "RdmaPort rate and width; the spec network's rate",
-                    "the spec's rate; without a spec a sibling port's rate and width",
-                    "below the spec: FAIL; below a sibling port: WARN; no reference: INFO",
-                    "replace the cable, then read the rate file", "RdmaRateCheck");
             case RDMA_ROCE_GID -> new RuleText(id, "RoCE ports' GID tables and their netdevs' IPv4 addresses",
                     "a RoCE v2 GID per address", "no GID for the address, or only RoCE v1: FAIL; no IPv4 address: WARN; the index to use is named on PASS",
                     "bring the address up on the netdev; pass --gid-index", "RoceGidCheck, ShowGidsRecogniser");
-            case RDMA_NETDEV_MTU -> new RuleText(id, "fabric netdev MTU (RoCE), IPoIB mode; diagnose: RoCE active_mtu",
-                    "the spec network's MTU, else 9000; IPoIB connected 65520 when asked",
-                    "below the spec's MTU: FAIL; below 9000 without a spec: WARN; active_mtu 1024 in a paste: WARN", "set the MTU now and in a netplan drop-in",
-                    "FabricNetdevCheck, IbvDevinfoRecogniser");
-            case RDMA_NETDEV_ADDRESS -> new RuleText(id, "fabric netdevs' state and addresses",
-                    "the spec's address for the node", "missing or down: FAIL",
-                    "bring the netdev up with its address in a netplan drop-in", "FabricNetdevCheck");
             case RDMA_LAG -> new RuleText(id, "bond membership of RDMA netdevs", "none",
                     "an RDMA netdev in a bond: WARN", "separate rails instead of a bond", "RdmaLagCheck");
             case TOPO_GPU_NIC_AFFINITY -> new RuleText(id, "PCIe topology of GPUs and fabric NICs",
@@ -87,8 +80,6 @@ public final class Rulebook {
                     "GpuNicAffinityCheck, NvidiaSmiTopoRecogniser");
             case TOPO_RAIL -> new RuleText(id, "RDMA ports on compute networks, GPUs", "one rail per GPU",
                     "fewer rails than GPUs: WARN", "add NICs or accept the shared bandwidth", "RailCountCheck");
-            case CLUSTER_MTU -> new RuleText(id, "both ends' MTU of every link, the spec's MTU", "equal, and the "
-                    + "spec's MTU", "disagree: FAIL", "set the MTU on the odd end", "ClusterMtuCheck");
             case CLUSTER_VERSIONS -> new RuleText(id, "driver, CUDA, NCCL and HCA firmware of every node", "the "
                     + "version most nodes run", "driver, CUDA or NCCL differs: FAIL; firmware differs: WARN; unread nodes: UNKNOWN; none read: INFO",
                     "install the common version on the odd nodes", "ClusterVersionsCheck");

@@ -23,8 +23,8 @@ public final class NodeFactsReader {
         Reading<JsonNode> system = StepJson.reading(nvml, n -> n, "the inventory has no gpu.nvml");
         Reading<String> driver = field(system, "driverVersion");
         Reading<String> cuda = field(system, "cudaVersion");
-        // NCCL is a library the inventory may learn to report; until then the check says it was not compared
-        Reading<String> nccl = StepJson.reading(inventory.path("nccl").path("version"), JsonNode::asText,
+        // an inventory written before host.ncclVersion existed: the check says NCCL was not compared
+        Reading<String> nccl = StepJson.reading(inventory.path("host").path("ncclVersion"), JsonNode::asText,
                 "this node's inventory does not report NCCL's version");
         Map<String, Reading<String>> firmware = new LinkedHashMap<>();
         List<NodeFacts.Port> ports = new ArrayList<>();

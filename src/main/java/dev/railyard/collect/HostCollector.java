@@ -33,7 +33,7 @@ public final class HostCollector implements Collector<HostInfo> {
         return new HostInfo(os(root), root.read("proc/sys/kernel/osrelease"), memlock(root),
                 root.readLong("proc/sys/net/core/rmem_max", 0, SYSCTL_INT_MAX),
                 root.readLong("proc/sys/net/core/wmem_max", 0, SYSCTL_INT_MAX),
-                governors(root), modules(root), nvme.collect(root));
+                governors(root), modules(root), nvme.collect(root), NcclVersionReader.read(root));
     }
 
     /** PRETTY_NAME; os-release(5) says to fall back to usr/lib/os-release when etc/os-release is missing. */

@@ -3,7 +3,7 @@ package dev.railyard.model;
 import java.util.List;
 import java.util.Map;
 
-/** OS, kernel and the tuning knobs the seeds set by hand. */
+/** OS, kernel, the tuning knobs clusters set by hand, and the NCCL library the loader finds. */
 public record HostInfo(
         Reading<String> os,
         Reading<String> kernel,
@@ -12,7 +12,8 @@ public record HostInfo(
         Reading<Long> wmemMax,
         Reading<Map<String, Integer>> cpuGovernors,
         Reading<Map<String, Boolean>> modules,
-        List<NvmeDevice> nvme) {
+        List<NvmeDevice> nvme,
+        Reading<String> ncclVersion) {
 
     /** Kernel modules the checks care about; {@link #modules} says which of these are loaded. */
     public static final List<String> WATCHED_MODULES =
@@ -20,6 +21,15 @@ public record HostInfo(
 
     public HostInfo {
         nvme = List.copyOf(nvme);
+        if (ncclVersion == null) ncclVersion = Reading.absent("not in this capture (written by an older Railyard)");
+    }
+
+    /** Host facts from a source that does not look for NCCL (a paste, a failed host read). */
+    public HostInfo(Reading<String> os, Reading<String> kernel, Reading<MemlockLimit> memlock, Reading<Long> rmemMax,
+                    Reading<Long> wmemMax, Reading<Map<String, Integer>> cpuGovernors,
+                    Reading<Map<String, Boolean>> modules, List<NvmeDevice> nvme) {
+        this(os, kernel, memlock, rmemMax, wmemMax, cpuGovernors, modules, nvme,
+                Reading.absent("NCCL's library was not looked for"));
     }
 
     /** RLIMIT_MEMLOCK soft limit; bytes is -1 when unlimited. */

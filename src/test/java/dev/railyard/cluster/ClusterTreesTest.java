@@ -165,4 +165,29 @@ class ClusterTreesTest {
         assertThat(f).filteredOn(x -> x.subject().equals("GPU driver")).singleElement()
                 .satisfies(x -> assertThat(x.severity()).isEqualTo(Severity.INFO));
     }
+
+    /**
+     * NCCL's version is the target of libnccl.so.2 in the loader's directory, laid out as NCCL's packages and its
+     * {@code make install} write it (libnccl.so.2 -> libnccl.so.2.X.Y); one node on an older NCCL is named, a node
+     * without NCCL leaves the version unread there and no PASS.
+     */
+    @Test
+    void ncclIsComparedFromTheLibraryTheLoaderFinds() throws IOException {
+        Path[] roots = {node("n1"), node("n2"), node("n3"), node("n4")};
+        String[] versions = {"2.21.5", "2.21.5", "2.18.3", null};
+        for (int i = 0; i < roots.length; i++) {
+            if (versions[i] == null) continue;
+            Path lib = Files.createDirectories(roots[i].resolve("usr/lib/x86_64-linux-gnu"));
+            Files.writeString(lib.resolve("libnccl.so." + versions[i]), "ELF");
+            Files.createSymbolicLink(lib.resolve("libnccl.so.2"), Path.of("libnccl.so." + versions[i]));
+        }
+        List<Finding> f = run(CheckId.CLUSTER_VERSIONS.id(), facts("n1", roots[0]), facts("n2", roots[1]),
+                facts("n3", roots[2]), facts("n4", roots[3]));
+        assertThat(f).filteredOn(x -> x.subject().startsWith("NCCL")).extracting(x -> x.severity() + " " + x.subject()
+                + ": " + x.observed()).containsExactly("FAIL NCCL on n3: 2.18.3",
+                "UNKNOWN NCCL: not read on n4: absent (no libnccl.so.2 in /usr/lib/x86_64-linux-gnu, "
+                        + "/usr/lib/aarch64-linux-gnu, /usr/lib64, /usr/local/cuda/lib64, /usr/lib)");
+        assertThat(f).filteredOn(x -> x.subject().equals("NCCL on n3")).singleElement()
+                .satisfies(x -> assertThat(x.expected()).isEqualTo("2.21.5 (as on 2 of 3 nodes)"));
+    }
 }

@@ -44,13 +44,13 @@ class NodeFactsReaderTest {
     }
 
     @Test
-    void noDriverIsAbsentWithNvmlsReasonAndNcclIsAbsentUntilTheInventoryReportsIt(@TempDir Path dir) throws Exception {
+    void noDriverIsAbsentWithNvmlsReasonAndNoNcclLibraryIsAbsentWithWhereItWasLookedFor(@TempDir Path dir) throws Exception {
         NodeInventory inv = InventoryTextTrees.collect(InventoryTextTrees.nodeExporter(dir));
         NodeFacts f = NodeFactsReader.read("n", json(inv));
         assertThat(inv.gpu().nvml().isPresent()).isFalse();
         assertThat(f.driverVersion()).isInstanceOf(Reading.Absent.class);
         assertThat(f.driverVersion().describe()).contains(inv.gpu().nvml().describe().replace("absent (", "").replace(")", ""));
-        assertThat(f.ncclVersion().describe()).contains("does not report NCCL");
+        assertThat(f.ncclVersion().describe()).contains("no libnccl.so.2 in /usr/lib/x86_64-linux-gnu");
         assertThat(f.rdmaFirmware().get("mlx4_0")).isEqualTo(Reading.of("2.31.5050"));
     }
 

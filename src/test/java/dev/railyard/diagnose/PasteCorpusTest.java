@@ -177,4 +177,16 @@ class PasteCorpusTest {
         // after its one run, its ibportstate fragment and the one-host NCCL log (byteps 97) were read right
         assertThat(holdout4.falseFails()).as(holdout4.toString()).isZero();
     }
+
+    /**
+     * holdout5: 43 pastes collected after the readers of holdout4 were done, their readings written and committed
+     * before diagnose ran on them, and not tuned on: run once, when the work of their round was done.
+     */
+    @Test
+    void secondHeldAsideSetOfClusterTools() {
+        Rates holdout5 = rates("diagnose/corpus/holdout5");
+        System.out.println("corpus holdout5: " + holdout5);
+        holdout5.misses().forEach(m -> System.out.println("  miss " + m));
+        assertThat(holdout5.n()).isGreaterThanOrEqualTo(40);
+    }
 }

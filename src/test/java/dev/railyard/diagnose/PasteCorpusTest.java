@@ -187,6 +187,11 @@ class PasteCorpusTest {
         Rates holdout5 = rates("diagnose/corpus/holdout5");
         System.out.println("corpus holdout5: " + holdout5);
         holdout5.misses().forEach(m -> System.out.println("  miss " + m));
-        assertThat(holdout5.n()).isGreaterThanOrEqualTo(40);
+        assertThat(holdout5.n()).isEqualTo(43);
+        // its one run (docs/diagnose-corpus.md), below the goals: what it read then must not get worse
+        assertThat(holdout5.recognised()).as(holdout5.toString()).isGreaterThanOrEqualTo(36);
+        assertThat(holdout5.keysRight()).as(holdout5.toString()).isGreaterThanOrEqualTo(12);
+        assertThat(holdout5.verdicts()).as(holdout5.toString()).isGreaterThanOrEqualTo(35);
+        assertThat(holdout5.falseFails()).as(holdout5.toString()).isZero();
     }
 }

@@ -163,7 +163,8 @@ public final class BenchStorageCommand implements Callable<Integer> {
         PrintWriter progress = output.json() ? spec.commandLine().getErr() : out;
         List<Measured> measured = new ArrayList<>();
         List<Finding> findings = new ArrayList<>();
-        Optional<StorageSeqVerdict> verdict = expect.map(mbps -> new StorageSeqVerdict(mbps * 1e6 / 1_048_576.0));
+        // the spec says MB/s, fio MiB/s; without a floor each direction is an INFO, as validate and diagnose give it
+        StorageSeqVerdict verdict = new StorageSeqVerdict(expect.map(mbps -> mbps * 1e6 / 1_048_576.0));
         String subject = file.toAbsolutePath().getParent().toString();
         // Ctrl-C or SIGTERM: fio is ended (it prints what it measured so far), the next job is not started, and what
         // was measured is printed, marked as stopped early, with exit code 1 (docs/exit-codes.md)
@@ -194,7 +195,7 @@ public final class BenchStorageCommand implements Callable<Integer> {
                 FioDirection d = p == FioRunner.Pattern.WRITE ? j.write() : j.read();
                 measured.add(new Measured(rw, line, d.megabytesPerSecond(), d.mebibytesPerSecond(), d.iops(),
                         d.clatMeanUs(), d.clatP99Us()));
-                verdict.ifPresent(v -> findings.add(v.judge(subject, j)));
+                findings.add(verdict.judge(subject, j));
             }
             stopped |= Interrupts.requested();
         } finally {
@@ -207,7 +208,7 @@ public final class BenchStorageCommand implements Callable<Integer> {
             out.println();
             out.print(table(measured));
             out.println();
-            if (expect.isEmpty() && findings.isEmpty()) {
+            if (expect.isEmpty()) {
                 out.println("No expectation: give --expect-mbps MB/s or a --spec with expect.storage_seq_mbps for a verdict.");
             }
             out.print(VerdictText.render(findings));

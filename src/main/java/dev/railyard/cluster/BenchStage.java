@@ -85,7 +85,7 @@ final class BenchStage {
         if (settings.full()) {
             for (NodeStage.NodeResult n : done) {
                 progress.phase("bench storage on " + n.outcome().node());
-                StepResult r = step(node(n), NodeArgv.write(new NodeRequest.Storage()));
+                StepResult r = step(node(n), NodeArgv.write(new NodeRequest.Storage(spec.expect().storageSeqMBps())));
                 progress.stepDone(n.outcome().node() + ": bench storage");
                 out.findings().addAll(stepFindings(n.outcome().node(), "bench storage", CheckId.BENCH_STORAGE_SEQ.id(), r));
                 out.measurements().addAll(BenchNumbers.storage(n.outcome().node(), r));

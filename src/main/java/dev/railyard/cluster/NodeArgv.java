@@ -78,7 +78,10 @@ final class NodeArgv {
                 size.ifPresent(s -> a.addAll(List.of("--size", s)));
                 iters.ifPresent(i -> a.addAll(List.of("--iters", String.valueOf(i))));
             }
-            case Storage() -> a.addAll(List.of("bench", "storage", "--format", "json"));
+            case Storage(Optional<Double> expectMbps) -> {
+                a.addAll(List.of("bench", "storage", "--format", "json"));
+                expectMbps.ifPresent(e -> a.addAll(List.of("--expect-mbps", String.valueOf(e))));
+            }
             case NcclLocal(String maxBytes, int gpus) -> a.addAll(List.of("bench", "nccl", "all_reduce", "-b", "8",
                     "-e", maxBytes, "-g", String.valueOf(gpus), "--format", "json"));
             case NcclRank r -> a.addAll(List.of("bench", "nccl", "all_reduce", "-b", "8", "-e", r.maxBytes(),
@@ -201,7 +204,7 @@ final class NodeArgv {
 
         Storage storage() {
             require("--format", "json");
-            return done(new Storage());
+            return done(new Storage(optional("--expect-mbps").map(Double::parseDouble)));
         }
 
         NodeRequest nccl() {

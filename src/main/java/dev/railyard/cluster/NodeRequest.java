@@ -63,8 +63,8 @@ sealed interface NodeRequest {
     /** The GPU copy benchmark, with a smaller buffer and fewer iterations when given. */
     record GpuCopy(Optional<String> size, OptionalInt iters) implements NodeRequest {}
 
-    /** The storage benchmark. */
-    record Storage() implements NodeRequest {}
+    /** The storage benchmark, held to the spec's expect.storage_seq_mbps when it gives one. */
+    record Storage(Optional<Double> expectMbps) implements NodeRequest {}
 
     /** NCCL all_reduce on one node's {@code gpus} GPUs, 8 bytes to {@code maxBytes}. */
     record NcclLocal(String maxBytes, int gpus) implements NodeRequest {}

@@ -2,6 +2,7 @@ package dev.railyard.diagnose;
 
 import dev.railyard.bench.ibtools.KernelEvent;
 import dev.railyard.check.Fix;
+import dev.railyard.check.rules.StorageSeqRule;
 import dev.railyard.check.ShellWord;
 import dev.railyard.check.rules.NetCarrierRule;
 import dev.railyard.check.rules.Verdict;
@@ -38,22 +39,22 @@ final class DeviceFaultVerdicts {
                         + "card, or the card itself");
                 yield KernelEventVerdicts.of(v.id().id(), v.severity(), "NIC " + dev, v.observed(), v.fix(), e);
             }
-            case BLOCK_IO_ERROR -> KernelEventVerdicts.of(CheckId.BENCH_STORAGE_SEQ.id(), Severity.FAIL, "disk " + dev,
+            case BLOCK_IO_ERROR -> KernelEventVerdicts.of(StorageSeqRule.deviceFault(
                     "reads or writes to " + dev + " failed (" + e.detail() + ")" + times + ": data was not stored or "
                             + "not read; a file system on it may have gone read-only",
                     Fix.lines(KernelEventVerdicts.drain("disk-io"), dev.isEmpty() ? "lsblk"
                                     : "smartctl -a " + ShellWord.of("/dev/" + dev) + "   # media and controller errors",
                             dev.startsWith("nvme") ? "nvme smart-log " + ShellWord.of("/dev/" + dev) : "nvme list",
                             Fix.note("replace the disk if its error counts are not 0; if they are, look at the "
-                                    + "controller timeouts above it and at the PCIe slot")), e);
-            case NVME_TIMEOUT -> KernelEventVerdicts.of(CheckId.BENCH_STORAGE_SEQ.id(), Severity.FAIL, "NVMe " + dev,
+                                    + "controller timeouts above it and at the PCIe slot"))), "disk " + dev, e);
+            case NVME_TIMEOUT -> KernelEventVerdicts.of(StorageSeqRule.deviceFault(
                     "the NVMe controller " + dev + " stopped answering (" + e.detail() + ")" + times + ": the kernel "
                             + "aborted commands and reset or removed it; CSTS=0xffffffff means it fell off the PCIe "
                             + "bus, often its power-saving state",
                     Fix.lines(dev.isEmpty() ? "nvme list" : "nvme smart-log " + ShellWord.of("/dev/" + dev),
                             "cat /sys/module/nvme_core/parameters/default_ps_max_latency_us",
                             Fix.note("if it drops out again: boot with nvme_core.default_ps_max_latency_us=0 "
-                                    + "pcie_aspm=off, update the drive's firmware, then replace it")), e);
+                                    + "pcie_aspm=off, update the drive's firmware, then replace it"))), "NVMe " + dev, e);
             case GPU_HANG -> KernelEventVerdicts.of(CheckId.GPU_XID.id(), Severity.FAIL, "GPU " + dev,
                     "the GPU hung and the driver reset it (" + String.join("; ", g.details()) + ")" + times
                             + ": the job on it was lost" + (g.details().stream().anyMatch(x -> x.contains("VRAM"))

@@ -6,12 +6,15 @@ import dev.railyard.model.FioJob;
 import dev.railyard.bench.fio.FioJsonParser;
 import dev.railyard.model.FioResult;
 import dev.railyard.check.StorageSeqVerdict;
+import dev.railyard.check.rules.StorageSeqRule;
+import dev.railyard.check.rules.Verdict;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * fio JSON: a bench.storage.seq verdict per sequential job (against --seq-mibps, else the number alone), and the
@@ -57,12 +60,14 @@ public record FioRecogniser() implements Recogniser {
 
     static Finding sequential(FioJob job, DiagnoseTargets targets) {
         if (targets.storageSeqMiBps().isPresent()) {
-            return new StorageSeqVerdict(targets.storageSeqMiBps().get()).judge("fio " + job.name(), job);
+            return new StorageSeqVerdict(targets.storageSeqMiBps()).judge("fio " + job.name(), job);
         }
+        // the rule's INFO, said as a paste is: its pattern beside the number, and how to give diagnose a floor
         FioDirection d = job.rw().contains("write") ? job.write() : job.read();
-        return new Finding(StorageSeqVerdict.ID, Severity.INFO, "fio " + job.name(),
-                String.format(Locale.ROOT, "%.0f MiB/s (%s)", d.mebibytesPerSecond(), job.rw()),
-                "no floor given", "# pass --seq-mibps N to judge it (the NVMe drives of two V100 nodes gave about 2100 MiB/s)");
+        Verdict v = StorageSeqRule.judge(String.format(Locale.ROOT, "%.0f MiB/s (%s)", d.mebibytesPerSecond(),
+                job.rw()), d.mebibytesPerSecond(), Optional.empty());
+        return new Finding(v.id().id(), v.severity(), "fio " + job.name(), v.observed(), v.expected(),
+                "# pass --seq-mibps N to judge it (the NVMe drives of two V100 nodes gave about 2100 MiB/s)");
     }
 
     static void numbers(FioJob job, String side, FioDirection d, List<Measurement> out) {

@@ -7,6 +7,7 @@ import dev.railyard.bench.fio.FioTextParser;
 import dev.railyard.bench.fio.FioTextResult;
 import dev.railyard.check.Fix;
 import dev.railyard.check.StorageSeqVerdict;
+import dev.railyard.check.rules.StorageSeqRule;
 import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
@@ -56,9 +57,9 @@ public record FioTextRecogniser() implements Recogniser {
         List<Diagnosis> out = new ArrayList<>();
         List<Measurement> numbers = new ArrayList<>();
         for (FioTextResult.Failure f : r.failures()) {
-            out.add(Diagnosis.of(StorageSeqVerdict.ID, f.killed() ? Severity.WARN : Severity.FAIL, "fio",
-                    f.what() + (f.killed() ? ": the numbers cover only part of the run" : ""),
-                    f.killed() ? KILLED_FIX : ERROR_FIX, f.lineNumber(), f.line(), "fio"));
+            out.add(Diagnosis.of(StorageSeqRule.fioError(f.what() + (f.killed() ? ": the numbers cover only part "
+                    + "of the run" : ""), f.killed(), f.killed() ? KILLED_FIX : ERROR_FIX), "fio", f.lineNumber(),
+                    f.line(), "fio"));
         }
         for (FioJob job : r.jobs()) {
             int n = Math.max(text.find(job.name() + ": (groupid="), 0);

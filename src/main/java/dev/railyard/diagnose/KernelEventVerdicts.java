@@ -186,4 +186,9 @@ final class KernelEventVerdicts {
     static Diagnosis of(String id, Severity s, String subject, String cause, String fix, KernelEvent e) {
         return Diagnosis.of(id, s, subject.strip(), cause, fix, e.lineNumber(), e.line(), "kernel log");
     }
+
+    /** A rule's verdict on a kernel event, with the line as evidence. */
+    static Diagnosis of(dev.railyard.check.rules.Verdict v, String subject, KernelEvent e) {
+        return Diagnosis.of(v, subject.strip(), e.lineNumber(), e.line(), "kernel log");
+    }
 }

@@ -42,7 +42,8 @@ class NodeArgvTest {
                     OptionalLong.empty(), Optional.of("ens1f1np1"), Optional.of(new RdmaPortRef("mlx5_1", 1)))),
             new NodeRequest.GpuCopy(Optional.empty(), OptionalInt.empty()),
             new NodeRequest.GpuCopy(Optional.of("64M"), OptionalInt.of(5)),
-            new NodeRequest.Storage(),
+            new NodeRequest.Storage(Optional.empty()),
+            new NodeRequest.Storage(Optional.of(2000.0)),
             new NodeRequest.NcclLocal("1G", 8),
             new NodeRequest.NcclRank("128M", 3, 16, 3, "gpu-01:29500"),
             new NodeRequest.Burn(Duration.ofMinutes(10)));

@@ -3,6 +3,7 @@ package dev.railyard.cluster;
 import dev.railyard.bench.perftest.PerftestParser;
 import dev.railyard.check.BenchVerdicts;
 import dev.railyard.check.NcclBenchVerdict;
+import dev.railyard.check.StorageSeqVerdict;
 import dev.railyard.check.TcpBenchVerdict;
 import dev.railyard.check.rules.NcclBusbwRule;
 import dev.railyard.diagnose.DiagnoseTargets;
@@ -18,6 +19,8 @@ import dev.railyard.model.Reading;
 import dev.railyard.model.ReceiverReport;
 import dev.railyard.model.StopReason;
 import dev.railyard.model.Finding;
+import dev.railyard.model.FioDirection;
+import dev.railyard.model.FioJob;
 import dev.railyard.report.Json;
 import dev.railyard.model.NcclBenchResult;
 import dev.railyard.model.NcclSizeResult;
@@ -31,6 +34,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -118,6 +122,70 @@ class OneBenchVerdictPerFactsTest {
                 .filter(f -> f.id().equals(CheckId.BENCH_RDMA_LAT.id())).findFirst().orElseThrow();
         assertThat(List.of(bench.severity(), validate.severity(), diagnose.severity())).containsOnly(want);
         assertThat(List.of(validate.remediation(), diagnose.remediation())).containsOnly(bench.remediation());
+    }
+
+    /**
+     * One sequential write through `bench storage`, validate --full's storage step (the node runs bench storage with
+     * the floor validate hands it) and a pasted fio JSON, the spec giving expect.storage_seq_mbps.
+     */
+    @ParameterizedTest(name = "{0} KiB/s, floor {1} MB/s")
+    @CsvSource({"921600, 2000, FAIL", "2150400, 2000, PASS"})
+    void aSequentialWriteIsJudgedAlikeEverywhere(long kibps, double floorMbps, Severity want) throws Exception {
+        FioDirection none = new FioDirection(0, 0, 0, OptionalDouble.empty(), OptionalDouble.empty(),
+                OptionalDouble.empty(), OptionalDouble.empty());
+        FioDirection write = new FioDirection(kibps, kibps / 1024.0, 1L << 30, OptionalDouble.empty(),
+                OptionalDouble.empty(), OptionalDouble.empty(), OptionalDouble.empty());
+        FioJob job = new FioJob("write_test", "write", none, write);
+        // bench storage's floor: the spec's MB/s in fio's MiB/s
+        Finding bench = new StorageSeqVerdict(floorMbps * 1e6 / 1_048_576.0).judge("/var/tmp", job);
+
+        ClusterSpec.Expect e = ClusterSpec.Expect.defaults();
+        ClusterSpec.Expect expect = new ClusterSpec.Expect(e.rdmaBwEfficiency(), e.rdmaLatencyUs(), e.gpuTempWarnC(),
+                e.netBufferBytes(), e.ncclBusbwGBps(), Optional.of(floorMbps));
+        NodeRequest.Storage sent = storageRequest(expect);
+        Finding validate = new StorageSeqVerdict(sent.expectMbps().map(mb -> mb * 1e6 / 1_048_576.0))
+                .judge("/var/tmp", job);
+
+        String paste = "{\n  \"fio version\" : \"fio-3.36\",\n  \"jobs\" : [{\"jobname\" : \"write_test\", \"error\" : 0, "
+                + "\"job options\" : {\"rw\" : \"write\"}, \"read\" : {\"bw\" : 0, \"iops\" : 0}, "
+                + "\"write\" : {\"bw\" : " + kibps + ", \"iops\" : " + kibps / 1024 + ", \"io_bytes\" : 1073741824}}]\n}\n";
+        Finding diagnose = Diagnoser.standard().diagnose(paste, DiagnoseTargets.from(expect)).diagnoses().stream()
+                .map(Diagnosis::finding).filter(f -> f.id().equals(CheckId.BENCH_STORAGE_SEQ.id())).findFirst()
+                .orElseThrow();
+        assertThat(List.of(bench.severity(), validate.severity(), diagnose.severity())).as("%s", diagnose)
+                .containsOnly(want);
+        assertThat(List.of(validate.remediation(), diagnose.remediation())).containsOnly(bench.remediation());
+    }
+
+    /** The storage step validate --full sends to a node, read back as the node reads it. */
+    private static NodeRequest.Storage storageRequest(ClusterSpec.Expect expect) throws Exception {
+        ClusterSpec s = PairFixtures.spec(1, 1, false);
+        ClusterSpec spec = new ClusterSpec(s.cluster(), s.source(), s.nodes(), s.gpus(), s.networks(), expect, s.slurm(),
+                s.sshUser(), s.ssh(), s.agent());
+        List<List<String>> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Launcher recording = new Launcher() {
+            @Override public String name() { return "recording"; }
+            @Override public StepResult prepare(ClusterSpec.Node node, Duration timeout) { return run(node, List.of(), timeout); }
+            @Override public StepResult run(ClusterSpec.Node node, List<String> args, Duration timeout) {
+                sent.add(List.copyOf(args));
+                return new StepResult(node.name(), args, StepStatus.EXITED, 2, "", "railyard: it broke", Duration.ofMillis(3), "");
+            }
+            @Override public RemoteProcess start(ClusterSpec.Node node, List<String> args, Duration timeout) {
+                StepResult r = run(node, args, timeout);
+                return new RemoteProcess() {
+                    @Override public boolean isAlive() { return false; }
+                    @Override public StepResult await(Duration t) { return r; }
+                    @Override public void close() { }
+                };
+            }
+            @Override public void close() { }
+        };
+        NodeStage.NodeResult node = new NodeStage.NodeResult(new NodeOutcome("n001", NodeStatus.COMPLETED, "", List.of(),
+                Optional.empty()), Optional.of(new com.fasterxml.jackson.databind.ObjectMapper().readTree("{}")));
+        new BenchStage(recording, spec, ValidateSettings.of(true, 2, Duration.ofSeconds(30)), new StepSlots(2),
+                Progress.none(), List.of("railyard", "validate")).run(List.of(node), new BenchStage.Output());
+        return sent.stream().filter(a -> a.size() > 1 && a.get(0).equals("bench") && a.get(1).equals("storage"))
+                .map(a -> (NodeRequest.Storage) NodeArgv.read(a)).findFirst().orElseThrow();
     }
 
     private static ClusterSpec.Expect expect(Optional<Double> tcpGbps, Optional<Double> tcpLatencyUs, double rdmaLatencyUs) {

@@ -93,9 +93,7 @@ public final class Rulebook {
                     "give compute its own subnet and netdev", "NetworkSeparationCheck");
             case BENCH_RDMA_LAT -> new RdmaLatencyRule();
             case BENCH_NCCL_BUSBW -> new NcclBusbwRule();
-            case BENCH_STORAGE_SEQ -> new RuleText(id, "fio sequential read and write bandwidth",
-                    "expect.storage_seq_mbps (no default)", "below: FAIL; no floor: INFO",
-                    "the drive's PCIe link and the filesystem", "StorageSeqVerdict");
+            case BENCH_STORAGE_SEQ -> new StorageSeqRule();
             case BENCH_GPU_PCIE -> new RuleText(id, "host-device copy bandwidth and the slot's maximum",
                     "half of what the slot's generation and width allow", "below: FAIL",
                     "reseat the GPU or its riser", "GpuCopyVerdict");

@@ -80,6 +80,8 @@ public final class InventoryJson {
         reading(j, h.modules(), (w, m) -> map(w, m, PrettyJson::bool));
         j.name("nvme");
         list(j, h.nvme(), InventoryJson::nvme);
+        j.name("ncclVersion");
+        reading(j, h.ncclVersion(), PrettyJson::string);
         j.endObject();
     }
 

@@ -62,13 +62,8 @@ public final class BenchGpuCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (NodeLock held = nodeLock.acquire("bench gpu")) {
-            return measure();
-        }
-    }
-
-    private Integer measure() {
-        // the arguments first: a typo is answered without loading CUDA or touching a GPU
+        // the arguments first: a typo is answered without loading CUDA or touching a GPU, and before the node's lock,
+        // so a typo while another benchmark runs is a usage error (2), not a busy node (3)
         if (size < 1) throw new RailyardException.Usage("--size must be at least 1 byte", "e.g. --size 256M");
         if (iters < 1) throw new RailyardException.Usage("--iters must be at least 1", "e.g. --iters 20");
         if (devices != null && devices.stream().anyMatch(d -> d < 0)) {
@@ -81,7 +76,10 @@ public final class BenchGpuCommand implements Callable<Integer> {
         for (int d : chosen) {
             if (d < 0 || d >= count) throw new RailyardException.Usage("GPU " + d + " does not exist (" + count + " found)", "see railyard inventory");
         }
-        GpuCopyResult.Run run = new GpuCopyBenchmark(cuda, size, iters).run(chosen, !noPeer, pcieLinks());
+        GpuCopyResult.Run run;
+        try (NodeLock held = nodeLock.acquire("bench gpu")) {
+            run = new GpuCopyBenchmark(cuda, size, iters).run(chosen, !noPeer, pcieLinks());
+        }
         List<Finding> findings = GpuCopyVerdict.judge(run);
         PrintWriter out = spec.commandLine().getOut();
         if (output.json()) {

@@ -167,6 +167,7 @@ public final class BenchNcclCommand implements Callable<Integer> {
         Optional<Double> floor = Optional.ofNullable(expectBusbw)
                 .or(() -> specOption.load().flatMap(c -> c.expect().ncclBusbwGBps()));
         if (procs > 0) {
+            checkRoot(cfg, procs);
             NcclSession.open().close(); // a missing library is said once here, not once per rank
             try (NodeLock held = nodeLock.acquire("bench nccl --procs " + procs)) {
                     return LocalRankLauncher.launch(procs, spec.commandLine().getParseResult().originalArgs(),
@@ -174,6 +175,7 @@ public final class BenchNcclCommand implements Callable<Integer> {
             }
         }
         RankEnvironment env = RankEnvironment.detect(rank, nranks, device, rendezvous, System::getenv);
+        checkRoot(cfg, env.multiProcess() ? env.nranks() : ngpus);
         // one rank of many (mpirun, srun, --procs) runs beside its node's other ranks: the launcher of the job, or
         // a single process driving every GPU, holds the node's lock
         try (NodeLock held = env.multiProcess() ? null : nodeLock.acquire("bench nccl")) {
@@ -181,12 +183,15 @@ public final class BenchNcclCommand implements Callable<Integer> {
         }
     }
 
-    private Integer measure(NcclBenchConfig cfg, Optional<Double> floor, RankEnvironment env) throws Exception {
-        int ranksHere = env.multiProcess() ? env.nranks() : ngpus;
-        if (root >= ranksHere && (cfg.collective() == Collective.BROADCAST || cfg.collective() == Collective.REDUCE)) {
-            throw new RailyardException.Usage("--root-rank " + root + " but there are " + ranksHere + " ranks",
-                    "use a rank from 0 to " + (ranksHere - 1));
+    /** Before the node's lock: a root rank that does not exist is a usage error (2), not a busy node (3). */
+    private void checkRoot(NcclBenchConfig cfg, int ranks) {
+        if (root >= ranks && (cfg.collective() == Collective.BROADCAST || cfg.collective() == Collective.REDUCE)) {
+            throw new RailyardException.Usage("--root-rank " + root + " but there are " + ranks + " ranks",
+                    "use a rank from 0 to " + (ranks - 1));
         }
+    }
+
+    private Integer measure(NcclBenchConfig cfg, Optional<Double> floor, RankEnvironment env) throws Exception {
         try (NcclSession session = timings.time("CUDA runtime and NCCL libraries load", () -> NcclSession.open())
                 .timed(timings)) {
             long buffer = Math.max(cfg.maxBytes(), 16) + NcclSession.BUFFER_SLACK;

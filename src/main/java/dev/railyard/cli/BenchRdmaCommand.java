@@ -156,16 +156,8 @@ public final class BenchRdmaCommand implements Callable<Integer> {
     @Mixin
     NodeLockOption nodeLock;
 
-    /** The client measures; the server side only answers it, as a loopback pair's server does beside its client. */
     @Override
     public Integer call() {
-        if (side != PerftestPair.Side.CLIENT) return measure();
-        try (NodeLock held = nodeLock.acquire("bench rdma client")) {
-            return measure();
-        }
-    }
-
-    private Integer measure() {
         // every argument is judged before the machine is probed: a typo is a usage error (2), not "no RDMA device" (3)
         if (duration != null && duration < 1) {
             throw new RailyardException.Usage("--duration must be at least 1 second, got " + duration, "e.g. --duration 10");
@@ -217,8 +209,14 @@ public final class BenchRdmaCommand implements Callable<Integer> {
         }), Optional.ofNullable(perftestDir));
         PerftestRunner.Plan plan = pair.plan(Duration.ofSeconds(timeoutSeconds));
         List<String> argv = runner.argv(plan);
-        preamble(progress, pair, argv, rate, pin);
-        PerftestRunner.Run run = runner.run(plan);
+        PerftestRunner.Run run;
+        // the node's lock last, after every argument and the port choice: a typo while another benchmark runs is a
+        // usage error (2), not a busy node (3). The client measures; the server only answers it, as a loopback
+        // pair's server does beside its client
+        try (NodeLock held = side == PerftestPair.Side.CLIENT ? nodeLock.acquire("bench rdma client") : null) {
+            preamble(progress, pair, argv, rate, pin);
+            run = runner.run(plan);
+        }
         Finding verdict = new PerftestPairVerdict(rate, expect.rdmaBwEfficiency(), expect.rdmaLatencyUs()).judge(pair, run);
         List<Finding> findings = List.of(verdict);
         if (output.json()) {

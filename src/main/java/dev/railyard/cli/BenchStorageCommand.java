@@ -135,12 +135,6 @@ public final class BenchStorageCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (NodeLock held = nodeLock.acquire("bench storage")) {
-            return measure();
-        }
-    }
-
-    private Integer measure() {
         if (runtime < 1) throw new RailyardException.Usage("--runtime must be at least 1 second", "e.g. --runtime 10");
         if (size != null) checkSize("--size", size);
         checkSize("--bs", blockSize);
@@ -157,65 +151,68 @@ public final class BenchStorageCommand implements Callable<Integer> {
         refuseForeign(file, existed);
         boolean remove = !existed || file.getFileName().toString().equals(SCRATCH);
         refuseDirectOnTmpfs(file);
-        String fioSize = sizeWithRoom(file, existed);
-
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter progress = output.json() ? spec.commandLine().getErr() : out;
-        List<Measured> measured = new ArrayList<>();
-        List<Finding> findings = new ArrayList<>();
-        // the spec says MB/s, fio MiB/s; without a floor each direction is an INFO, as validate and diagnose give it
-        StorageSeqVerdict verdict = new StorageSeqVerdict(expect.map(mbps -> mbps * 1e6 / 1_048_576.0));
-        String subject = file.toAbsolutePath().getParent().toString();
-        // Ctrl-C or SIGTERM: fio is ended (it prints what it measured so far), the next job is not started, and what
-        // was measured is printed, marked as stopped early, with exit code 1 (docs/exit-codes.md)
-        boolean stopped = false;
-        try (dev.railyard.platform.Cancellation.Registration onStop = Interrupts.onStop(Interrupts::stopChildProcesses)) {
-            for (FioRunner.Pattern p : List.of(FioRunner.Pattern.WRITE, FioRunner.Pattern.READ)) {
-                if (Interrupts.requested()) {
-                    stopped = true;
-                    break;
+        // the node's lock after every argument and the file's checks: a typo while another benchmark runs is a usage
+        // error (2), not a busy node (3). The free space is read under it: another benchmark's file would take some
+        try (NodeLock held = nodeLock.acquire("bench storage")) {
+            String fioSize = sizeWithRoom(file, existed);
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter progress = output.json() ? spec.commandLine().getErr() : out;
+            List<Measured> measured = new ArrayList<>();
+            List<Finding> findings = new ArrayList<>();
+            // the spec says MB/s, fio MiB/s; without a floor each direction is an INFO, as validate and diagnose give it
+            StorageSeqVerdict verdict = new StorageSeqVerdict(expect.map(mbps -> mbps * 1e6 / 1_048_576.0));
+            String subject = file.toAbsolutePath().getParent().toString();
+            // Ctrl-C or SIGTERM: fio is ended (it prints what it measured so far), the next job is not started, and what
+            // was measured is printed, marked as stopped early, with exit code 1 (docs/exit-codes.md)
+            boolean stopped = false;
+            try (dev.railyard.platform.Cancellation.Registration onStop = Interrupts.onStop(Interrupts::stopChildProcesses)) {
+                for (FioRunner.Pattern p : List.of(FioRunner.Pattern.WRITE, FioRunner.Pattern.READ)) {
+                    if (Interrupts.requested()) {
+                        stopped = true;
+                        break;
+                    }
+                    FioSeqJob job = new FioSeqJob(p, file, fioSize, runtime, blockSize, direct);
+                    String line = VerdictText.shellLine(job.argv());
+                    progress.println("Running: " + line);
+                    progress.flush();
+                    FioResult result;
+                    try (FioProgress ticking = FioProgress.start(progress, p.name().toLowerCase(Locale.ROOT), runtime,
+                            progressEvery)) {
+                        result = new FioRunner(runner).run(job);
+                    } catch (ToolParseException e) {
+                        findings.add(StorageSeqVerdict.fioFailed(subject, p.name().toLowerCase(Locale.ROOT), e.getMessage(),
+                                direct));
+                        break;
+                    }
+                    // judged as the job we asked for: the verdict reads the direction from rw, which fio may omit
+                    FioJob ran = result.jobs().getFirst();
+                    String rw = p == FioRunner.Pattern.WRITE ? "write" : "read";
+                    FioJob j = new FioJob(ran.name(), rw, ran.read(), ran.write());
+                    FioDirection d = p == FioRunner.Pattern.WRITE ? j.write() : j.read();
+                    measured.add(new Measured(rw, line, d.megabytesPerSecond(), d.mebibytesPerSecond(), d.iops(),
+                            d.clatMeanUs(), d.clatP99Us()));
+                    findings.add(verdict.judge(subject, j));
                 }
-                FioSeqJob job = new FioSeqJob(p, file, fioSize, runtime, blockSize, direct);
-                String line = VerdictText.shellLine(job.argv());
-                progress.println("Running: " + line);
-                progress.flush();
-                FioResult result;
-                try (FioProgress ticking = FioProgress.start(progress, p.name().toLowerCase(Locale.ROOT), runtime,
-                        progressEvery)) {
-                    result = new FioRunner(runner).run(job);
-                } catch (ToolParseException e) {
-                    findings.add(StorageSeqVerdict.fioFailed(subject, p.name().toLowerCase(Locale.ROOT), e.getMessage(),
-                            direct));
-                    break;
+                stopped |= Interrupts.requested();
+            } finally {
+                // Ctrl-C or SIGTERM ends fio and comes here: the scratch file goes on every way out
+                if (remove) deleteQuietly(file);
+            }
+            if (output.json()) {
+                out.println(Json.write(new Report(file.toString(), measured, !stopped, findings)));
+            } else {
+                out.println();
+                out.print(table(measured));
+                out.println();
+                if (expect.isEmpty()) {
+                    out.println("No expectation: give --expect-mbps MB/s or a --spec with expect.storage_seq_mbps for a verdict.");
                 }
-                // judged as the job we asked for: the verdict reads the direction from rw, which fio may omit
-                FioJob ran = result.jobs().getFirst();
-                String rw = p == FioRunner.Pattern.WRITE ? "write" : "read";
-                FioJob j = new FioJob(ran.name(), rw, ran.read(), ran.write());
-                FioDirection d = p == FioRunner.Pattern.WRITE ? j.write() : j.read();
-                measured.add(new Measured(rw, line, d.megabytesPerSecond(), d.mebibytesPerSecond(), d.iops(),
-                        d.clatMeanUs(), d.clatP99Us()));
-                findings.add(verdict.judge(subject, j));
+                out.print(VerdictText.render(findings));
+                if (stopped) out.println("run stopped early: interrupted (the numbers above are what fio measured until then)");
             }
-            stopped |= Interrupts.requested();
-        } finally {
-            // Ctrl-C or SIGTERM ends fio and comes here: the scratch file goes on every way out
-            if (remove) deleteQuietly(file);
+            out.flush();
+            return stopped ? ExitCodes.FAIL_FINDING : ExitCodes.of(findings);
         }
-        if (output.json()) {
-            out.println(Json.write(new Report(file.toString(), measured, !stopped, findings)));
-        } else {
-            out.println();
-            out.print(table(measured));
-            out.println();
-            if (expect.isEmpty()) {
-                out.println("No expectation: give --expect-mbps MB/s or a --spec with expect.storage_seq_mbps for a verdict.");
-            }
-            out.print(VerdictText.render(findings));
-            if (stopped) out.println("run stopped early: interrupted (the numbers above are what fio measured until then)");
-        }
-        out.flush();
-        return stopped ? ExitCodes.FAIL_FINDING : ExitCodes.of(findings);
     }
 
     static String table(List<Measured> rows) {

@@ -182,17 +182,21 @@ public final class BenchTcpCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
-            try (NodeLock held = nodeLock.acquire("bench tcp client")) {
-                return measure();
-            }
-        }
-
-        private Integer measure() throws IOException {
+            // the arguments and the spec before the node's lock: a typo while another benchmark runs is a usage
+            // error (2), not a busy node (3)
             ClientSettings settings = settings();
+            Duration connect = parseDuration("--connect-timeout", connectTimeout);
             Optional<ClusterSpec.Expect> specExpect = specOption.load().map(ClusterSpec::expect);
             Optional<Double> floor = Optional.ofNullable(expectGbps).or(() -> specExpect.flatMap(ClusterSpec.Expect::tcpGbps));
             Optional<Double> ceiling = Optional.ofNullable(expectLatencyUs)
                     .or(() -> specExpect.flatMap(ClusterSpec.Expect::tcpLatencyUs));
+            try (NodeLock held = nodeLock.acquire("bench tcp client")) {
+                return measure(settings, connect, floor, ceiling);
+            }
+        }
+
+        private Integer measure(ClientSettings settings, Duration connect, Optional<Double> floor,
+                                Optional<Double> ceiling) throws IOException {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             boolean text = output.text();
@@ -200,13 +204,13 @@ public final class BenchTcpCommand implements Runnable {
             // Ctrl-C or SIGTERM: the run stops, prints what it measured and returns 1 (a run cut short,
             // docs/exit-codes.md), which Main exits with
             try (dev.railyard.platform.Cancellation.Registration onStop = Interrupts.onStop(signal::stop)) {
-                return measure(settings, signal, out, err, text, floor, ceiling);
+                return measure(settings, signal, out, err, text, floor, ceiling, connect);
             }
         }
 
         private int measure(ClientSettings settings, StopSignal signal, PrintWriter out, PrintWriter err, boolean text,
-                            Optional<Double> floor, Optional<Double> ceiling) throws IOException {
-            long connectBy = System.nanoTime() + parseDuration("--connect-timeout", connectTimeout).toNanos();
+                            Optional<Double> floor, Optional<Double> ceiling, Duration connect) throws IOException {
+            long connectBy = System.nanoTime() + connect.toNanos();
             try {
                 TcpResult result = runConnecting(settings, signal, err, text, connectBy);
                 List<Finding> findings = TcpBenchVerdict.judge(server + ":" + port, result, floor, ceiling);

@@ -14,6 +14,7 @@ import dev.railyard.model.RailyardException;
 import dev.railyard.model.Severity;
 import dev.railyard.model.ValidationReport;
 import dev.railyard.platform.Clock;
+import dev.railyard.platform.ValidateLock;
 import dev.railyard.report.Json;
 import dev.railyard.report.ValidationReportFiles;
 import dev.railyard.spec.SpecHandoff;
@@ -148,34 +149,37 @@ public final class ValidateCommand implements Callable<Integer> {
         OutputChecks.directory("--out", dir);
         if (db != null && !noHistory) OutputChecks.file("--db", db, true);
 
-        Launcher launcher = launcher(kind, specFile == null && launcherKind == null, cluster);
-        RunRecorder recorder = recorder(err);
-        Progress progress = terminal() ? Progress.terminal(err, clock) : Progress.lines(err, clock);
-        ClusterValidation validation = new ClusterValidation(cluster, specText.map(SpecHandoff::encode), launcher, settings,
-                endurance(), recorder, progress, clock, runId);
-        progress.note("validate " + runId + ": " + cluster.cluster() + ", " + cluster.nodes().size() + " node"
-                + (cluster.nodes().size() == 1 ? "" : "s") + " through the " + launcher.name() + " launcher"
-                + (specFile == null ? " (no --spec: this machine alone)" : ""));
+        // one run per cluster from this machine, before any node is reached: a second would measure busy nodes
+        try (ValidateLock held = ValidateLock.acquire(cluster.cluster(), runId)) {
+            Launcher launcher = launcher(kind, specFile == null && launcherKind == null, cluster);
+            RunRecorder recorder = recorder(err);
+            Progress progress = terminal() ? Progress.terminal(err, clock) : Progress.lines(err, clock);
+            ClusterValidation validation = new ClusterValidation(cluster, specText.map(SpecHandoff::encode), launcher, settings,
+                    endurance(), recorder, progress, clock, runId);
+            progress.note("validate " + runId + ": " + cluster.cluster() + ", " + cluster.nodes().size() + " node"
+                    + (cluster.nodes().size() == 1 ? "" : "s") + " through the " + launcher.name() + " launcher"
+                    + (specFile == null ? " (no --spec: this machine alone)" : ""));
 
-        ValidationReport report;
-        try {
+            ValidationReport report;
             try {
-                // Ctrl-C or SIGTERM cancels the token: the run stops its steps and returns here with what it measured
-                report = validation.run(commandLine(), Interrupts.token());
-            } catch (InterruptedException e) {
-                progress.finish();
-                err.println("railyard: validate interrupted: stopping remote steps, writing the report of what was measured");
-                err.flush();
-                report = validation.report(false);
+                try {
+                    // Ctrl-C or SIGTERM cancels the token: the run stops its steps and returns here with what it measured
+                    report = validation.run(commandLine(), Interrupts.token());
+                } catch (InterruptedException e) {
+                    progress.finish();
+                    err.println("railyard: validate interrupted: stopping remote steps, writing the report of what was measured");
+                    err.flush();
+                    report = validation.report(false);
+                }
+                if (Interrupts.requested() && report.complete()) progress.note("interrupted after the last step: the report is complete");
+                List<Path> files = ValidationReportFiles.write(report, dir);
+                print(stdout, err, report, files, dir);
+            } finally {
+                launcher.close();
+                recorder.close();
             }
-            if (Interrupts.requested() && report.complete()) progress.note("interrupted after the last step: the report is complete");
-            List<Path> files = ValidationReportFiles.write(report, dir);
-            print(stdout, err, report, files, dir);
-        } finally {
-            launcher.close();
-            recorder.close();
+            return ExitCodes.of(report);
         }
-        return ExitCodes.of(report);
     }
 
     private void print(PrintWriter stdout, PrintWriter err, ValidationReport report, List<Path> files, Path dir) {

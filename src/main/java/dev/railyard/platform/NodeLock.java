@@ -21,9 +21,12 @@ import java.util.function.Function;
  * a NIC, half a GPU or half a disk and both report it as the node's. The lock is the kernel's (fcntl) on a file in a
  * lock directory, named after the node, so the kernel drops it when the process ends, however it ends.
  *
- * <p>A benchmark run by hand takes it exclusively. The steps of one validate run take it shared: a run's loopback
- * server and client, or its GPU and storage steps, run side by side on a node by design. A hand-run benchmark
- * during a validate run, or a validate step during a hand-run benchmark, is refused at once with who holds it.
+ * <p>A benchmark run by hand takes the whole file exclusively. The steps of one validate run share one byte of it,
+ * their run's slot: a run's loopback server and client, or its GPU and storage steps, run side by side on a node by
+ * design. A step then checks that no other run holds a slot (it takes the rest of the file exclusively and lets go
+ * at once), so two validate runs on one node, even from two coordinators, never measure it together. A hand-run
+ * benchmark during a run, a step during a hand-run benchmark, or a step of a second run, is refused at once with who
+ * holds it. Two runs whose ids share a slot (one in 2^30) are taken for one.
  *
  * <p>The directory is {@code RAILYARD_LOCK_DIR} (environment) or the {@code railyard.lockDir} system property when
  * set, else /run/lock where it can be written, else the temporary directory. The file's name carries the node's
@@ -62,10 +65,15 @@ public final class NodeLock implements AutoCloseable {
                     + IoErrors.describe(e), "set RAILYARD_LOCK_DIR to a directory this user can write");
         }
         boolean shared = run.isPresent();
+        long slot = run.map(NodeLock::slot).orElse(0L);
         FileLock lock;
         boolean heldHere = false;
         try {
-            lock = channel.tryLock(0, Long.MAX_VALUE, shared);
+            lock = shared ? channel.tryLock(slot, 1, true) : channel.tryLock(0, Long.MAX_VALUE, false);
+            if (lock != null && shared && !othersFree(channel, slot)) {
+                lock.release();
+                lock = null;
+            }
         } catch (OverlappingFileLockException e) {
             // this very process holds it (steps run inside validate's own JVM): a step shares it. The descriptor
             // stays open either way: closing any descriptor of the file drops this process's fcntl locks on it
@@ -79,7 +87,9 @@ public final class NodeLock implements AutoCloseable {
         }
         if (lock == null) {
             String holder = holder(channel);
-            if (!heldHere) close(channel);
+            // a step refused may share this JVM with another run's in-process steps: closing any descriptor of the
+            // file would drop their lock, so it stays open (the refused process ends soon in any case)
+            if (!heldHere && !shared) close(channel);
             throw new RailyardException.MissingPrerequisite("another railyard benchmark is running on " + node
                     + (holder.isEmpty() ? "" : " (" + holder + ")") + "; " + what + " would measure the node "
                     + "while it is busy", "let it finish, then run this again (the lock: " + file + ")");
@@ -93,6 +103,35 @@ public final class NodeLock implements AutoCloseable {
             // who holds it is a courtesy for the next one refused; the lock itself is taken
         }
         return new NodeLock(channel, lock);
+    }
+
+    /** The byte a validate run's steps share: 1 to 2^30, from the run id, the same in every process. */
+    static long slot(String run) {
+        return 1 + (run.hashCode() & 0x3fff_ffffL);
+    }
+
+    /**
+     * Whether no other run's steps (and no benchmark by hand) hold any byte but {@code slot}: the rest of the file
+     * taken exclusively, then let go at once. Two runs that start together may both be refused; never both let in.
+     */
+    private static boolean othersFree(FileChannel channel, long slot) throws IOException {
+        FileLock below;
+        try {
+            below = channel.tryLock(0, slot, false);
+        } catch (OverlappingFileLockException e) {
+            return false; // another run's steps inside this very JVM
+        }
+        if (below == null) return false;
+        try {
+            FileLock above = channel.tryLock(slot + 1, Long.MAX_VALUE - slot - 1, false);
+            if (above == null) return false;
+            above.release();
+            return true;
+        } catch (OverlappingFileLockException e) {
+            return false;
+        } finally {
+            below.release();
+        }
     }
 
     /** RAILYARD_LOCK_DIR, the railyard.lockDir property, /run/lock where it can be written, else java.io.tmpdir. */
@@ -124,7 +163,7 @@ public final class NodeLock implements AutoCloseable {
     }
 
     /** "bench tcp client, pid 1234, since ..." as the holder wrote it; empty when it could not be read. */
-    private static String holder(FileChannel channel) {
+    static String holder(FileChannel channel) {
         try {
             ByteBuffer buf = ByteBuffer.allocate(200);
             int n = channel.read(buf, 0);
@@ -135,7 +174,7 @@ public final class NodeLock implements AutoCloseable {
         }
     }
 
-    private static void close(FileChannel channel) {
+    static void close(FileChannel channel) {
         try {
             channel.close();
         } catch (IOException ignored) {

@@ -4,8 +4,9 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * A second process for NodeLockTest: takes a node's benchmark lock (args: lock directory, node, validate run or
- * "-" for a benchmark run by hand, what it runs), says so, and holds it until stdin closes.
+ * A second process for the lock tests: takes a node's benchmark lock (args: lock directory, node, validate run or
+ * "-" for a benchmark run by hand, what it runs), or with {@code --cluster DIR CLUSTER RUN} validate's lock of a
+ * cluster; says so, and holds it until stdin closes.
  */
 public final class NodeLockHolder {
 
@@ -13,8 +14,14 @@ public final class NodeLockHolder {
     }
 
     public static void main(String[] args) throws Exception {
-        Optional<String> run = args[2].equals("-") ? Optional.empty() : Optional.of(args[2]);
-        try (NodeLock lock = NodeLock.acquire(args[3], run, Path.of(args[0]), args[1])) {
+        AutoCloseable held;
+        if (args[0].equals("--cluster")) {
+            held = ValidateLock.acquire(args[2], args[3], Path.of(args[1]));
+        } else {
+            Optional<String> run = args[2].equals("-") ? Optional.empty() : Optional.of(args[2]);
+            held = NodeLock.acquire(args[3], run, Path.of(args[0]), args[1]);
+        }
+        try (held) {
             System.out.println("held");
             System.out.flush();
             while (System.in.read() >= 0) {

@@ -1,12 +1,11 @@
 package dev.railyard.agent;
 
-import dev.railyard.check.Fix;
-import dev.railyard.check.ShellWord;
+import dev.railyard.check.rules.GpuCountRule;
+import dev.railyard.check.rules.Verdict;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Gpu;
 import dev.railyard.model.NodeInventory;
-import dev.railyard.model.Severity;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,19 +42,11 @@ public final class GpuPresenceDetector implements Detector {
         List<Finding> out = new ArrayList<>();
         for (var e : seen.entrySet()) {
             if (present.contains(e.getKey())) continue;
-            String expected = "every GPU seen since the agent started";
-            if (unread) {
-                out.add(Finding.unknown(ID, e.getValue().subject(), sample.gpu().nvml(), expected));
-                continue;
-            }
             String address = e.getKey();
-            out.add(Finding.of(ID, Severity.FAIL, e.getValue().subject(), "the GPU at " + address + " was seen until "
-                    + e.getValue().at() + " and is gone", expected, Fix.lines(
-                    "lspci -s " + ShellWord.of(address) + " -vv | head -n 5",
-                    "dmesg | grep -iE 'fallen off|NVRM: Xid'",
-                    DetectorFixes.drain("GPU " + address + " gone from the bus"),
-                    Fix.note("a GPU that falls off the bus needs the node rebooted; if it stays missing, reseat or "
-                            + "replace it"))));
+            Verdict v = unread ? GpuCountRule.goneUnread(sample.gpu().nvml())
+                    : DetectorFixes.withDrain(GpuCountRule.gone(address, e.getValue().at()),
+                    "GPU " + address + " gone from the bus");
+            out.add(v.on(e.getValue().subject()));
         }
         return out;
     }

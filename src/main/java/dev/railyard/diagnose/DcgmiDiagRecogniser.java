@@ -2,6 +2,8 @@ package dev.railyard.diagnose;
 
 import dev.railyard.bench.TextLines;
 import dev.railyard.check.Fix;
+import dev.railyard.check.rules.GpuXidRule;
+import dev.railyard.check.rules.Verdict;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
@@ -73,30 +75,13 @@ public record DcgmiDiagRecogniser() implements Recogniser {
         return new ToolReading(out, Parsed.none().withNumbers(numbers));
     }
 
-    /** 1 when the test passed. */
+    /** 1 when the test passed; the test's verdict is {@link GpuXidRule}'s. */
     private static int judge(String test, String result, String note, int n, TextLines text, List<Diagnosis> out) {
-        String r = result.toLowerCase(java.util.Locale.ROOT);
-        String fix = Fix.lines("dcgmi diag -r 3 -j   # the same run with DCGM's reasons per GPU",
-                "dmesg | grep -E 'NVRM|Xid'", Fix.note("follow DCGM's advice above; a test that fails again on "
-                        + "the same GPU after a reset means that GPU needs hardware inspection"));
-        if (r.startsWith("fail")) {
-            out.add(Diagnosis.of(CheckId.GPU_XID.id(), Severity.FAIL, test, "DCGM's " + test + " test failed ("
-                    + result + ")" + (note.isBlank() ? "" : ": " + note.strip()), fix, n, text.line(n),
-                    "dcgmi diag"));
-        } else if (r.startsWith("warn")) {
-            out.add(Diagnosis.of(CheckId.GPU_XID.id(), Severity.WARN, test, "DCGM warns on " + test
-                    + (note.isBlank() ? "" : ": " + note.strip()), fix, n, text.line(n), "dcgmi diag"));
-        } else if (r.startsWith("skip")) {
-            out.add(Diagnosis.of(CheckId.GPU_XID.id(), Severity.INFO, test, "DCGM skipped " + test
-                    + (note.isBlank() ? "" : ": " + note.strip()), "", n, text.line(n), "dcgmi diag"));
-        } else if (r.startsWith("pass")) {
-            if (!note.isBlank()) {
-                out.add(Diagnosis.of(CheckId.GPU_XID.id(), Severity.INFO, test, test + " passed; DCGM notes: "
-                        + note.strip(), "", n, text.line(n), "dcgmi diag"));
-            }
-            return 1;
+        Verdict v = GpuXidRule.dcgmTest(test, result, note);
+        if (v.severity() != Severity.PASS) {
+            out.add(Diagnosis.of(v, test, n, text.line(n), "dcgmi diag"));
         }
-        return 0;
+        return result.toLowerCase(java.util.Locale.ROOT).startsWith("pass") ? 1 : 0;
     }
 
     private static void nvlink(TextLines text, List<Diagnosis> out) {

@@ -6,6 +6,8 @@ import dev.railyard.check.rules.StorageSeqRule;
 import dev.railyard.check.ShellWord;
 import dev.railyard.check.rules.NetCarrierRule;
 import dev.railyard.check.rules.Verdict;
+import dev.railyard.check.rules.GpuDriverRule;
+import dev.railyard.check.rules.GpuXidRule;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
@@ -55,14 +57,10 @@ final class DeviceFaultVerdicts {
                             "cat /sys/module/nvme_core/parameters/default_ps_max_latency_us",
                             Fix.note("if it drops out again: boot with nvme_core.default_ps_max_latency_us=0 "
                                     + "pcie_aspm=off, update the drive's firmware, then replace it"))), "NVMe " + dev, e);
-            case GPU_HANG -> KernelEventVerdicts.of(CheckId.GPU_XID.id(), Severity.FAIL, "GPU " + dev,
-                    "the GPU hung and the driver reset it (" + String.join("; ", g.details()) + ")" + times
-                            + ": the job on it was lost" + (g.details().stream().anyMatch(x -> x.contains("VRAM"))
-                            ? ", and so was the GPU's memory" : ""),
-                    Fix.lines("dmesg | grep -E 'amdgpu|drm' | tail -40",
-                            Fix.note("one reset after a faulty job is the job's fault; resets that repeat under "
-                                    + "different jobs call for a driver and firmware update, then hardware "
-                                    + "inspection")), e);
+            case GPU_HANG -> KernelEventVerdicts.of(GpuXidRule.hang("the GPU hung and the driver reset it ("
+                    + String.join("; ", g.details()) + ")" + times + ": the job on it was lost"
+                    + (g.details().stream().anyMatch(x -> x.contains("VRAM")) ? ", and so was the GPU's memory" : "")),
+                    "GPU " + dev, e);
             case NVLINK_ERROR -> KernelEventVerdicts.of(CheckId.GPU_NVLINK.id(), Severity.FAIL, "GPU " + dev,
                     "the NVIDIA driver reports an NVLink failure without an Xid number (" + e.detail() + ")" + times
                             + ": the links did not train, so NCCL falls back to PCIe or fails",
@@ -82,37 +80,6 @@ final class DeviceFaultVerdicts {
     static Diagnosis gpuInit(KernelEventVerdicts.Group g, String dev, String times) {
         KernelEvent e = g.first();
         String reason = REASONS.stream().filter(g.details()::contains).findFirst().orElse(e.detail());
-        String cause = switch (reason) {
-            case "gsp-reset" -> "the GPU's firmware region (WPR2) was still up from before, so GSP could not boot: "
-                    + "the GPU was left in a bad state and needs a reset";
-            case "gfw-boot", "gsp" -> "the GPU's GSP firmware would not boot: the open kernel module needs GSP firmware "
-                    + "this GPU and driver release must both support (and gsp_*.bin of the same release installed)";
-            case "bar" -> "the firmware gave the GPU no usable PCI memory window (BAR0 0M): the BIOS did not assign "
-                    + "it, so the driver cannot reach the GPU";
-            case "unsupported" -> "this driver release does not support the GPU (too new or too old for it)";
-            case "nouveau" -> "another driver (nouveau or a framebuffer driver) took the GPU first, so NVIDIA's "
-                    + "probe was not called";
-            case "none-probed" -> "the NVIDIA driver found no GPU it could take";
-            case "rminit" -> "the NVIDIA driver could not initialise the GPU (RmInitAdapter failed)";
-            default -> "the NVIDIA driver could not initialise the GPU: " + e.detail();
-        };
-        String fix = switch (reason) {
-            case "gsp-reset" -> Fix.lines((dev.isEmpty() ? "nvidia-smi -r" : "nvidia-smi -r -i " + ShellWord.of(dev))
-                    + "   # when nothing holds it; else reboot", "reboot");
-            case "gfw-boot", "gsp" -> Fix.lines("modinfo -F version nvidia; ls /lib/firmware/nvidia/",
-                    Fix.note("install the GSP firmware of the same release, or use the proprietary module "
-                            + "(NVreg_EnableGpuFirmware=0 works only there) for GPUs before Turing"));
-            case "bar" -> Fix.lines(Fix.note("enable Above 4G Decoding (and Resizable BAR) in the BIOS, or boot with:"),
-                    "pci=realloc=on");
-            case "unsupported" -> Fix.lines(KernelEventVerdicts.lspci(dev, "-nn") + " | grep -i nvidia",
-                    Fix.note("install a driver release whose supported-GPU list names this device ID"));
-            case "nouveau" -> Fix.lines("lsmod | grep -E 'nouveau|nvidiafb|rivafb'",
-                    "printf 'blacklist nouveau\\noptions nouveau modeset=0\\n' > /etc/modprobe.d/blacklist-nouveau.conf",
-                    "update-initramfs -u || dracut -f", "reboot");
-            default -> Fix.lines("dmesg | grep -E 'NVRM|fallen off the bus'", KernelEventVerdicts.lspci(dev, "-nn")
-                    + " | grep -i nvidia", "modinfo -F version nvidia", Fix.note("check that this driver release "
-                    + "supports the GPU above, and the GPU's power cables and seating"));
-        };
-        return KernelEventVerdicts.of(CheckId.GPU_DRIVER.id(), Severity.FAIL, "GPU " + dev, cause + times, fix, e);
+        return KernelEventVerdicts.of(GpuDriverRule.initFailed(reason, e.detail(), dev, times), "GPU " + dev, e);
     }
 }

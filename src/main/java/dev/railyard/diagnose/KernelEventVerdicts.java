@@ -3,6 +3,8 @@ package dev.railyard.diagnose;
 import dev.railyard.bench.ibtools.KernelEvent;
 import dev.railyard.check.Fix;
 import dev.railyard.check.ShellWord;
+import dev.railyard.check.rules.GpuDriverRule;
+import dev.railyard.check.rules.Verdict;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
@@ -103,11 +105,12 @@ final class KernelEventVerdicts {
                                     + "bifurcation setting and any riser")), e);
             case PROBE_FAILED -> {
                 String driver = e.detail().split(" ")[0];
-                boolean ours = OUR_DRIVERS.contains(driver);
-                yield of(driver.startsWith("nvidia") ? CheckId.GPU_DRIVER.id() : CheckId.HOST_MODULE_RDMA.id(),
-                        ours ? Severity.FAIL : Severity.WARN, driver + " " + dev,
-                        "the driver did not attach to the device: probe failed with " + e.detail() + times,
-                        probeFix(driver, dev), e);
+                String observed = "the driver did not attach to the device: probe failed with " + e.detail() + times;
+                if (driver.startsWith("nvidia")) {
+                    yield of(GpuDriverRule.probeFailed(driver, dev, observed), driver + " " + dev, e);
+                }
+                yield of(CheckId.HOST_MODULE_RDMA.id(), OUR_DRIVERS.contains(driver) ? Severity.FAIL : Severity.WARN,
+                        driver + " " + dev, observed, probeFix(driver, dev), e);
             }
             case MEMORY_CORRECTED -> of(CheckId.HOST_MEMORY_ECC.id(), Severity.WARN, "memory " + dev,
                     String.format(Locale.ROOT, "%.0f corrected memory errors reported%s: the ECC repaired them, but "
@@ -154,19 +157,13 @@ final class KernelEventVerdicts {
     private static String probeFix(String driver, String dev) {
         List<String> lines = new ArrayList<>(List.of("dmesg | grep -F " + ShellWord.of(dev.isEmpty() ? driver : dev),
                 "modinfo " + ShellWord.of(driver) + " | grep -E '^(filename|version|vermagic):'"));
-        if (driver.startsWith("nvidia")) {
-            lines.add("lsmod | grep nouveau");
-            lines.add(Fix.note("install a driver release that supports this GPU (and blacklist nouveau if it is "
-                    + "loaded), then reboot"));
-        } else {
-            if (driver.startsWith("mlx")) lines.add("mlxfwmanager --query");
-            lines.add(Fix.note("the lines above say which step failed; match the driver to the firmware (update "
-                    + "one of them), then load it again:"));
-            String above = ON_TOP.get(driver);
-            String d = ShellWord.of(driver);
-            lines.add(above == null ? "modprobe -r " + d + " && modprobe " + d
-                    : "modprobe -r " + above + " " + d + " && modprobe -a " + d + " " + above);
-        }
+        if (driver.startsWith("mlx")) lines.add("mlxfwmanager --query");
+        lines.add(Fix.note("the lines above say which step failed; match the driver to the firmware (update "
+                + "one of them), then load it again:"));
+        String above = ON_TOP.get(driver);
+        String d = ShellWord.of(driver);
+        lines.add(above == null ? "modprobe -r " + d + " && modprobe " + d
+                : "modprobe -r " + above + " " + d + " && modprobe -a " + d + " " + above);
         return Fix.lines(lines.toArray(String[]::new));
     }
 

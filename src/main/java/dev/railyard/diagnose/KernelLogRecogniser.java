@@ -5,9 +5,10 @@ import dev.railyard.bench.ibtools.KernelEvent;
 import dev.railyard.bench.ibtools.KernelLog;
 import dev.railyard.bench.ibtools.KernelLogParser;
 import dev.railyard.bench.ibtools.LinkEvent;
-import dev.railyard.check.XidCatalog;
 import dev.railyard.check.rules.NetCarrierRule;
 import dev.railyard.check.rules.RdmaPortStateRule;
+import dev.railyard.check.rules.GpuXidRule;
+import dev.railyard.check.rules.Verdict;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 import dev.railyard.model.XidEvent;
@@ -113,16 +114,16 @@ public record KernelLogRecogniser() implements Recogniser {
         out.addAll(XidCauses.earlier(s.xids.values(), THIS_NODE));
         for (KernelLogSummary.Xid x : s.xids.values()) {
             XidEvent first = x.first();
-            XidCatalog.Entry a = XidCatalog.judge(first.xid(), first.message());
-            out.add(Diagnosis.of(CheckId.GPU_XID.id(), a.severity(), "GPU " + first.pciAddress(), "Xid " + first.xid()
-                            + ": " + a.name() + (x.count() > 1 ? " (" + x.count() + " times)" : ""),
-                    a.remediation(XidCatalog.busId(first.pciAddress()), THIS_NODE),
+            String observed = "Xid " + first.xid() + ": " + GpuXidRule.worst(List.of(x.worst())).name()
+                    + (x.count() > 1 ? " (" + x.count() + " times)" : "");
+            Verdict v = GpuXidRule.verdict(List.of(x.worst()), observed, THIS_NODE);
+            out.add(Diagnosis.of(v, "GPU " + GpuXidRule.address(first),
                     x.lineNumber(), first.line(), "Xid catalog"));
         }
         if (s.xids.values().stream().noneMatch(x -> x.first().xid() == 79) && s.fallen != null) {
-            XidCatalog.Entry a = XidCatalog.judge(79, s.fallen);
-            out.add(Diagnosis.of(CheckId.GPU_XID.id(), a.severity(), "GPU", a.name() + " (no Xid line printed)",
-                    a.remediation("", THIS_NODE), s.fallenLine, s.fallen, "Xid catalog"));
+            Verdict v = GpuXidRule.fallenWithoutXid(s.fallen, THIS_NODE);
+            out.add(Diagnosis.of(v, "GPU", s.fallenLine, s.fallen,
+                    "Xid catalog"));
         }
         out.addAll(KernelEventVerdicts.judge(s.groups.values(), s.memoryEvents()));
         if (out.isEmpty()) {

@@ -3,6 +3,7 @@ package dev.railyard.diagnose;
 import dev.railyard.bench.ibtools.KernelEvent;
 import dev.railyard.bench.ibtools.KernelLogParser;
 import dev.railyard.bench.ibtools.LinkEvent;
+import dev.railyard.check.rules.GpuXidRule;
 import dev.railyard.model.XidEvent;
 
 import java.util.LinkedHashMap;
@@ -18,8 +19,11 @@ import java.util.Set;
  */
 final class KernelLogSummary implements KernelLogParser.Sink {
 
-    /** One Xid code on one GPU: its first line, where that stands, and how often it came. */
-    record Xid(XidEvent first, int lineNumber, int count) {}
+    /**
+     * One Xid code on one GPU: its first line, where that stands, how often it came, and the line the catalog judges
+     * worst (the last of the worst, as the node check takes it from all of them).
+     */
+    record Xid(XidEvent first, int lineNumber, int count, XidEvent worst) {}
 
     /** Beyond this many distinct details a group stops collecting them (a detail carries a queue or sector). */
     private static final int MAX_DETAILS = 16;
@@ -43,8 +47,8 @@ final class KernelLogSummary implements KernelLogParser.Sink {
     @Override
     public void xid(XidEvent x, int lineNumber) {
         xidLines++;
-        xids.merge(x.pciAddress() + "/" + x.xid(), new Xid(x, lineNumber, 1),
-                (a, b) -> new Xid(a.first(), a.lineNumber(), a.count() + 1));
+        xids.merge(x.pciAddress() + "/" + x.xid(), new Xid(x, lineNumber, 1, x),
+                (a, b) -> new Xid(a.first(), a.lineNumber(), a.count() + 1, GpuXidRule.worse(a.worst(), x)));
     }
 
     @Override

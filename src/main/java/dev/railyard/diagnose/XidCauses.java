@@ -1,7 +1,7 @@
 package dev.railyard.diagnose;
 
-import dev.railyard.check.XidCatalog;
-import dev.railyard.model.CheckId;
+import dev.railyard.check.rules.GpuXidRule;
+import dev.railyard.check.rules.Verdict;
 import dev.railyard.model.XidEvent;
 
 import java.util.ArrayList;
@@ -37,10 +37,12 @@ final class XidCauses {
         byCause.forEach((key, f) -> {
             XidEvent x = f.first();
             int code = Integer.parseInt(key.substring(key.lastIndexOf('/') + 1));
-            XidCatalog.Entry a = XidCatalog.judge(code, x.message());
-            out.add(Diagnosis.of(CheckId.GPU_XID.id(), a.severity(), "GPU " + x.pciAddress(), "Xid " + code + ": "
-                            + a.name() + ", named by the later Xid " + x.xid() + " as its cause",
-                    a.remediation(XidCatalog.busId(x.pciAddress()), node), f.lineNumber(), x.line(), "Xid catalog"));
+            XidEvent cause = new XidEvent(x.timestamp(), x.pciAddress(), code, x.message(), x.line());
+            String observed = "Xid " + code + ": " + GpuXidRule.worst(List.of(cause)).name() + ", named by the later Xid "
+                    + x.xid() + " as its cause";
+            Verdict v = GpuXidRule.verdict(List.of(cause), observed, node);
+            out.add(Diagnosis.of(v, "GPU " + GpuXidRule.address(x),
+                    f.lineNumber(), x.line(), "Xid catalog"));
         });
         return out;
     }

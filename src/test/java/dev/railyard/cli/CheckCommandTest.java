@@ -40,7 +40,7 @@ class CheckCommandTest {
         Path root = tree(dir, true);
         CliRun r = run(Main.commandLine(), "check", "--root", root.toString(), "--format", "json", "--only", "gpu.xid");
         assertThat(r.code()).isEqualTo(ExitCodes.FAIL_FINDING);
-        assertThat(r.out()).contains("\"id\" : \"gpu.xid\"").contains("GPU at PCI:0000:3b:00").doesNotContain("host.");
+        assertThat(r.out()).contains("\"id\" : \"gpu.xid\"").contains("GPU 0000:3b:00.0").doesNotContain("host.");
         CliRun junit = run(Main.commandLine(), "check", "--root", root.toString(), "--format", "junit");
         assertThat(junit.out()).contains("<failure type=\"FAIL\"");
     }

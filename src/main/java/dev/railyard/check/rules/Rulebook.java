@@ -34,6 +34,9 @@ public final class Rulebook {
             case RDMA_NETDEV_MTU -> new RdmaNetdevMtuRule();
             case RDMA_NETDEV_ADDRESS -> new RdmaNetdevAddressRule();
             case CLUSTER_MTU -> new ClusterMtuRule();
+            case GPU_XID -> new GpuXidRule();
+            case GPU_COUNT -> new GpuCountRule();
+            case GPU_DRIVER -> new GpuDriverRule();
             case HOST_MEMLOCK -> new RuleText(id, "RLIMIT_MEMLOCK of the node (/proc/self/limits), whether it has RDMA",
                     "unlimited", "finite on a node with RDMA: FAIL", "limits.d and systemd's DefaultLimitMEMLOCK "
                     + "set to unlimited", "HostMemlockCheck");
@@ -48,13 +51,6 @@ public final class Rulebook {
             case HOST_MODULE_PEERMEM -> new RuleText(id, "GPUs, RDMA ports, loaded modules", "none",
                     "GPUs and RDMA ports without nvidia_peermem: WARN; legacy nv_peer_mem: INFO", "load nvidia_peermem now and at boot",
                     "KernelModuleCheck");
-            case GPU_COUNT -> new RuleText(id, "GPUs found (NVML, nvidia-smi, PCI) against the spec's gpus for the "
-                    + "node; the agent: GPUs seen before", "the spec's per-node count and model",
-                    "fewer or more than the spec, another model: FAIL; no spec: INFO; the agent: a GPU gone: FAIL",
-                    "check seating and the driver's view of the missing GPU", "GpuSpecCheck, GpuPresenceDetector");
-            case GPU_DRIVER -> new RuleText(id, "driver and CUDA versions; diagnose: driver mismatch lines",
-                    "the spec's pins", "differs from the pin: FAIL; no spec: INFO",
-                    "install the pinned driver", "GpuSpecCheck, DeviceFaultVerdicts, KernelEventVerdicts");
             case GPU_THROTTLE -> new RuleText(id, "Gpu clock event reasons", "none",
                     "HW slowdown, HW thermal, power brake: FAIL; SW thermal: WARN; SW power cap: INFO",
                     "check cooling; power brake: the PSUs and the BMC", "GpuThermalCheck");
@@ -65,10 +61,6 @@ public final class Rulebook {
             case GPU_NVLINK -> new RuleText(id, "active NVLinks per GPU", "as many as the best-connected GPU",
                     "fewer: FAIL; unreadable: UNKNOWN", "reset the GPU, then check the NVLink bridge or baseboard",
                     "GpuNvlinkCheck, DcgmiDiagRecogniser, DeviceFaultVerdicts");
-            case GPU_XID -> new RuleText(id, "Xid events of the kernel log (code, message, GPU)",
-                    "the Xid catalog's severity per code", "per code: FAIL, WARN or INFO",
-                    "the catalog's action per code (reset, drain, reboot, RMA)",
-                    "XidCatalog (GpuXidCheck, KernelLogRecogniser, XidCauses)");
             case RDMA_ROCE_GID -> new RuleText(id, "RoCE ports' GID tables and their netdevs' IPv4 addresses",
                     "a RoCE v2 GID per address", "no GID for the address, or only RoCE v1: FAIL; no IPv4 address: WARN; the index to use is named on PASS",
                     "bring the address up on the netdev; pass --gid-index", "RoceGidCheck, ShowGidsRecogniser");

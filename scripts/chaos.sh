@@ -8,8 +8,9 @@
 #   signal     railyard validate on this machine (no spec) gets SIGINT or SIGTERM, to the process alone or to its
 #              process group, a random 0-6 s after its first line; a second signal follows in 1 of 8 runs.
 #   node loss  (every LOSS_EVERY-th fault, default 8; 0 for none) railyard validate over ssh on 4 namespace hosts
-#              (scripts/testcluster.sh, 10.79.x) loses a random host after a random 3-40 s: its sshd stopped, or every
-#              process in it killed and its links down.
+#              (scripts/testcluster.sh, 10.79.x) loses a random host after a random 3-40 s: its sshd stopped
+#              listening (its sessions, the node's ssh master among them, live on), its sshd and every session
+#              killed, or every process in it killed and its links down.
 # A lost result: no report.json, no verdict line (unless a second signal ended the run at once, which promises
 # neither), no history row, an exit code outside 0, 1, 3, or (node loss) a pair of the nodes that reached the pair
 # stage missing from the report.
@@ -101,7 +102,8 @@ loss_fault() {
     cluster_up=1
   fi
   host="h$((RANDOM % 4 + 1))"
-  verb=stop-sshd; [ $((RANDOM % 2)) = 0 ] && verb=kill-host
+  verbs=(stop-sshd kill-sshd kill-host)
+  verb="${verbs[$((RANDOM % 3))]}"
   delay="$((RANDOM % 38 + 3))"
   railyard validate --spec "$RY_TESTCLUSTER_DIR/cluster.yaml" --launcher ssh --bundle "$work/bundle.tar.gz" \
     --no-history --out "$d/report" --step-timeout 2m >"$d/stdout" 2>"$d/stderr" &

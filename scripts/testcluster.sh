@@ -6,7 +6,8 @@
 #
 #   scripts/testcluster.sh up N [--rate RATE]   # N hosts h1..hN; --rate caps every data link (tc htb, e.g. 400mbit)
 #   scripts/testcluster.sh shape A B RATE       # the data link between hosts A and B (both ways) at RATE
-#   scripts/testcluster.sh stop-sshd HOST       # HOST's sshd stops (its namespace and links stay)
+#   scripts/testcluster.sh stop-sshd HOST       # HOST's sshd stops listening (its sessions, namespace, links stay)
+#   scripts/testcluster.sh kill-sshd HOST       # HOST's sshd and every session it serves end (pkill sshd)
 #   scripts/testcluster.sh kill-host HOST       # every process in HOST's namespace killed, its links down
 #   scripts/testcluster.sh down                 # everything removed; safe to run twice or after a failed up
 #
@@ -52,6 +53,13 @@ stop_sshd() {
     for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
   fi
   rm -f "$dir/$1/sshd.pid"
+}
+
+kill_sshd_sessions() { # NAMESPACE: every sshd in it (the per-connection ones too), as `pkill sshd` there does
+  local ns="$1" pid
+  for pid in $(ip netns pids "$ns" 2>/dev/null || true); do
+    [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = sshd ] && kill -9 "$pid" 2>/dev/null || true
+  done
 }
 
 kill_namespace_processes() {
@@ -205,6 +213,13 @@ case "$cmd" in
     host_index "$2" >/dev/null
     stop_sshd "$2"
     ;;
+  kill-sshd)
+    [ $# -eq 2 ] || die "usage: $0 kill-sshd HOST"
+    need_tools
+    i="$(host_index "$2")"
+    stop_sshd "$2"
+    kill_sshd_sessions "${prefix}-h$i"
+    ;;
   start-sshd)
     [ $# -eq 2 ] || die "usage: $0 start-sshd HOST"
     need_tools
@@ -221,6 +236,6 @@ case "$cmd" in
     rm -f "$dir/$2/sshd.pid"
     ;;
   *)
-    die "usage: $0 up N [--rate RATE] | shape A B RATE | stop-sshd HOST | start-sshd HOST | kill-host HOST | down"
+    die "usage: $0 up N [--rate RATE] | shape A B RATE | stop-sshd HOST | kill-sshd HOST | start-sshd HOST | kill-host HOST | down"
     ;;
 esac

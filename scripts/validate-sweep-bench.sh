@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # validate's all-pairs sweep benchmark: validate --launcher ssh over N namespace hosts (default 8, each with its
 # own sshd, data links capped at RATE) against one pair test (the same cluster cut to h1 and h2), alternating, REPS
-# times, in one run. Prints per run the pair stage's wall time (first pair started to last pair ended, from
-# report.json), the rounds, the pairs' elapsed times, and the goal's ratio: sweep / ((N-1) x one pair).
+# times, in one run, each time with one ssh master connection per node (the default) and with every step on a
+# connection of its own (RAILYARD_SSH_MULTIPLEX=no), so load falls on both alike. Prints per run the load, the pair
+# stage's wall time (first pair started to last pair ended, from report.json), the rounds, the pairs' elapsed
+# times, and the goal's ratio: sweep / ((N-1) x one pair).
 # Usage: scripts/validate-sweep-bench.sh [N] [REPS] [RATE]      e.g. scripts/validate-sweep-bench.sh 8 3 400mbit
 # Needs root, iproute2, openssh-server/client (scripts/testcluster.sh). Everything is removed on exit.
 # RY_SWEEP_RAILYARD_PATH=/abs/path/railyard: the hosts run that Railyard (--railyard-path; all namespaces share this
@@ -52,11 +54,16 @@ echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -n), $(nproc) cores, $n hosts, data 
 run warm "$work.runs/pair.yaml" >/dev/null   # every node unpacks the bundle and trains its class cache once
 run warm8 "$work/cluster.yaml" >/dev/null
 for r in $(seq 1 "$reps"); do
-  load="$(cut -d' ' -f1 /proc/loadavg)"
-  read -r p_stage _ _ _ _ <<<"$(run "pair$r" "$work.runs/pair.yaml")"
-  read -r s_stage rounds pairs med max <<<"$(run "sweep$r" "$work/cluster.yaml")"
-  python3 -c "
+  order="yes no"; [ $((r % 2)) = 0 ] && order="no yes"   # neither goes first every time
+  for mux in $order; do
+    load="$(cut -d' ' -f1 /proc/loadavg)"
+    export RAILYARD_SSH_MULTIPLEX="$mux"
+    read -r p_stage _ _ _ _ <<<"$(run "pair$r$mux" "$work.runs/pair.yaml")"
+    read -r s_stage rounds pairs med max <<<"$(run "sweep$r$mux" "$work/cluster.yaml")"
+    python3 -c "
 p, s, r, med = $p_stage, $s_stage, $rounds, $med
-print(f'run $r (load $load): one pair {p:.2f} s; sweep {s:.2f} s, {r} rounds, $pairs pairs, pair median {med:.2f} s, max $max s;'
-      f' sweep / ({r} x one pair) = {s / (r * p):.2f}; sweep / ({r} x in-sweep pair median) = {s / (r * med):.2f}')"
+print(f'run $r, master per node $mux (load $load): one pair {p:.2f} s; sweep {s:.2f} s, {r} rounds, $pairs pairs,'
+      f' pair median {med:.2f} s, max $max s; sweep / ({r} x one pair) = {s / (r * p):.2f};'
+      f' sweep / ({r} x in-sweep pair median) = {s / (r * med):.2f}')"
+  done
 done

@@ -41,7 +41,9 @@ public final class RemoteLauncherOptions {
     public Launcher ssh(ClusterSpec spec, PrintWriter err) {
         for (String w : SshKeyFiles.warnings(spec)) err.println("railyard: warning: " + w);
         err.flush();
-        return new SshLauncher(spec, railyard(err));
+        // a master connection per node unless the environment says the nodes' sshd allows one session per connection
+        boolean multiplex = !"no".equals(System.getenv("RAILYARD_SSH_MULTIPLEX"));
+        return new SshLauncher(spec, railyard(err), "ssh", multiplex);
     }
 
     /** Steps inside this process's Slurm allocation (SLURM_JOB_ID), else in one asked for with salloc. */

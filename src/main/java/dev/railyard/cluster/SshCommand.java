@@ -26,7 +26,45 @@ record SshCommand(String ssh, String address, SshOptions options) implements Wra
         }
     }
 
+    /** A step as the user's ssh_config has it. */
     List<String> argv(String remoteCommand, Duration stepTimeout) {
+        List<String> argv = common(stepTimeout);
+        argv.addAll(List.of("--", address, remoteCommand));
+        return argv;
+    }
+
+    /**
+     * A step through the master at {@code controlPath} (a connection of its own where that master is gone); with
+     * {@code "none"}, on a new connection past any master, so it proves that the node takes new connections.
+     */
+    List<String> argv(String remoteCommand, Duration stepTimeout, String controlPath) {
+        List<String> argv = common(stepTimeout);
+        argv.addAll(List.of("-o", "ControlMaster=no", "-o", "ControlPath=" + controlPath));
+        argv.addAll(List.of("--", address, remoteCommand));
+        return argv;
+    }
+
+    /**
+     * Opens a master at {@code controlPath} that goes to the background once connected, ends {@code idle} after its
+     * last step, and writes what it has to say to {@code logFile}.
+     */
+    List<String> masterArgv(String controlPath, Duration idle, Duration timeout, String logFile) {
+        List<String> argv = common(timeout);
+        // -E: the master's own words (a dead host's "Timeout, server ... not responding.") land in a file its steps can quote
+        argv.addAll(List.of("-M", "-N", "-f", "-E", logFile, "-o", "ControlPath=" + controlPath,
+                "-o", "ControlPersist=" + Math.max(1, idle.toSeconds())));
+        argv.addAll(List.of("--", address));
+        return argv;
+    }
+
+    /** Tells the master at {@code controlPath} to end. */
+    List<String> exitArgv(String controlPath) {
+        List<String> argv = common(Duration.ofSeconds(1));
+        argv.addAll(List.of("-o", "ControlPath=" + controlPath, "-O", "exit", "--", address));
+        return argv;
+    }
+
+    private List<String> common(Duration stepTimeout) {
         List<String> argv = new ArrayList<>(List.of(ssh, "-T", "-o", "BatchMode=yes",
                 "-o", "ConnectTimeout=" + connectSeconds(stepTimeout),
                 "-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3"));
@@ -35,7 +73,6 @@ record SshCommand(String ssh, String address, SshOptions options) implements Wra
         options.port().ifPresent(p -> argv.addAll(List.of("-p", Integer.toString(p))));
         options.identityFile().ifPresent(f -> argv.addAll(List.of("-i", expandHome(f), "-o", "IdentitiesOnly=yes")));
         options.knownHosts().ifPresent(f -> argv.addAll(List.of("-o", "UserKnownHostsFile=" + expandHome(f))));
-        argv.addAll(List.of("--", address, remoteCommand));
         return argv;
     }
 

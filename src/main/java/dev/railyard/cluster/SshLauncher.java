@@ -6,12 +6,19 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Runs Railyard on nodes through the OpenSSH client: user, port, key and ssh_config from the spec's {@code ssh}
  * sections, everything else (host key checking first) from the user's ssh_config. Every remote command is an argv
  * list quoted word by word for the remote shell ({@link PosixShellWords}) and runs under {@link ProcessGroupWrapper},
  * so a step killed at its timeout takes its whole remote process tree with it.
+ *
+ * <p>Steps go over one master connection per node ({@link SshMasters}), opened when the node is prepared and ended
+ * at {@link #close}. A node is lost when its transport fails: the master gone (its link dead, its sshd killed) and a
+ * new connection refused or timed out. {@link #reach} always makes a new connection, past the master. While a
+ * node's master lives, a stopped sshd listener does not stop its steps, and what they measure counts; only a step
+ * that failed makes validate ask the node again, and then the refused new connection makes it lost.
  */
 public final class SshLauncher implements Launcher {
 
@@ -19,6 +26,7 @@ public final class SshLauncher implements Launcher {
     private final RemoteRailyard railyard;
     private final String ssh;
     private final RemoteSteps steps;
+    private final Optional<SshMasters> masters;
 
     public SshLauncher(ClusterSpec spec, RemoteRailyard railyard) {
         this(spec, railyard, "ssh");
@@ -26,9 +34,15 @@ public final class SshLauncher implements Launcher {
 
     /** {@code ssh} is the client program (tests and odd installs name it). */
     public SshLauncher(ClusterSpec spec, RemoteRailyard railyard, String ssh) {
+        this(spec, railyard, ssh, true);
+    }
+
+    /** {@code multiplex} false: every step on a connection of its own (the benchmark's anchor). */
+    public SshLauncher(ClusterSpec spec, RemoteRailyard railyard, String ssh, boolean multiplex) {
         this.spec = spec;
         this.railyard = railyard;
         this.ssh = ssh;
+        this.masters = multiplex ? SshMasters.create() : Optional.empty();
         this.steps = new RemoteSteps(new RemoteSteps.Transport() {
             @Override
             public WrappedStep start(ClusterSpec.Node node, List<String> shownArgs, List<String> argv,
@@ -50,6 +64,7 @@ public final class SshLauncher implements Launcher {
 
     @Override
     public StepResult prepare(ClusterSpec.Node node, Duration timeout) throws InterruptedException {
+        if (masters.isPresent()) masters.get().open(node.name(), command(node), timeout);
         return switch (railyard) {
             case RemoteRailyard.AtPath p -> {
                 steps.preparedAt(node, List.of(p.path()));
@@ -59,10 +74,19 @@ public final class SshLauncher implements Launcher {
         };
     }
 
-    /** One ssh round trip running {@code true}: no JVM, no bundle, only the transport. */
+    /**
+     * One ssh round trip running {@code true} on a new connection: no JVM, no bundle, only the transport. Past the
+     * master, which would answer for a node whose sshd no longer takes connections.
+     */
     @Override
     public StepResult reach(ClusterSpec.Node node, Duration timeout) throws InterruptedException {
-        return execute(node, List.of(), List.of("true"), timeout);
+        WrappedStep step;
+        try {
+            step = start(node, List.of(), List.of("true"), timeout, Optional.of("none"));
+        } catch (IOException e) {
+            return steps.launchFailed(node, List.of(), e);
+        }
+        return steps.await(step, timeout);
     }
 
     /** ssh with the tarball as stdin; not under the wrapper, whose stdin is its kill signal. */
@@ -103,18 +127,53 @@ public final class SshLauncher implements Launcher {
 
     WrappedStep start(ClusterSpec.Node node, List<String> shownArgs, List<String> remoteArgv, Duration timeout)
             throws IOException {
+        return start(node, shownArgs, remoteArgv, timeout, Optional.empty());
+    }
+
+    /** With {@code controlPath} "none": on a new connection; empty: through the node's master while it has room. */
+    private WrappedStep start(ClusterSpec.Node node, List<String> shownArgs, List<String> remoteArgv, Duration timeout,
+                              Optional<String> controlPath) throws IOException {
         SshCommand command = command(node);
-        return WrappedStep.start(node.name(), shownArgs, command,
-                command.argv(ProcessGroupWrapper.remoteCommand(remoteArgv), timeout), Map.of(), true);
+        String remote = ProcessGroupWrapper.remoteCommand(remoteArgv);
+        Optional<Runnable> session = controlPath.isEmpty() && masters.isPresent()
+                ? masters.get().session(node.name()) : Optional.empty();
+        List<String> argv = session.isPresent() ? command.argv(remote, timeout, masters.get().controlPath())
+                : controlPath.isPresent() ? command.argv(remote, timeout, controlPath.get())
+                : command.argv(remote, timeout);
+        WrappedStep.Transport words = session.isEmpty() ? command : new WrappedStep.Transport() {
+            @Override
+            public String where() {
+                return command.where();
+            }
+
+            @Override
+            public Optional<String> unreachable(int exitCode, String stderr) {
+                if (!stderr.isBlank() || exitCode != 255) return command.unreachable(exitCode, stderr);
+                // a step over a master that ended has no words of its own; the master's are in its log, if it had any
+                String master = masters.get().lastWords(node.name());
+                return command.unreachable(exitCode, master.isBlank() ? "ssh: the master connection to "
+                        + command.address() + " ended (the host, its link or its sshd went away)" : master);
+            }
+        };
+        WrappedStep step;
+        try {
+            step = WrappedStep.start(node.name(), shownArgs, words, argv, Map.of(), true);
+        } catch (IOException e) {
+            session.ifPresent(Runnable::run);
+            throw e;
+        }
+        session.ifPresent(release -> step.transportProcess().onExit().thenRun(release));
+        return step;
     }
 
     SshCommand command(ClusterSpec.Node node) {
         return new SshCommand(ssh, node.address(), spec.sshFor(node));
     }
 
-    /** Stops every step still running, each with its remote process group. */
+    /** Stops every step still running, each with its remote process group, then ends the masters. */
     @Override
     public void close() {
         steps.closeAll();
+        masters.ifPresent(SshMasters::close);
     }
 }

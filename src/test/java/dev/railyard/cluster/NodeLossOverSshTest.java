@@ -110,9 +110,28 @@ class NodeLossOverSshTest {
     }
 
     @Test
-    void sshdStoppedMidRunLeavesThatNodeLostAndNoLinkBlamed() throws Exception {
-        Run r = validateWithFault("stop-sshd");
+    void sshdKilledMidRunLeavesThatNodeLostAndNoLinkBlamed() throws Exception {
+        // the listener and every session it serves, the node's master connection among them (pkill sshd)
+        Run r = validateWithFault("kill-sshd");
         assertLostAndNothingBlamed(r, "Connection refused");
+    }
+
+    /**
+     * sshd stops listening but its sessions live on (systemd's KillMode=process for ssh.service): the node's master
+     * connection still carries its steps, so its pairs run and count, and nothing is lost or blamed.
+     */
+    @Test
+    void sshdListenerStoppedMidRunWhileTheMasterLivesLeavesEveryPairMeasured() throws Exception {
+        Run r = validateWithFault("stop-sshd");
+        try {
+            assertThat(r.node(r.victim()).status()).as(r.node(r.victim()).detail()).isEqualTo(NodeStatus.COMPLETED);
+            assertThat(r.report().pairs()).hasSize(6)
+                    .allSatisfy(p -> assertThat(p.outcome()).as(p.toString()).isInstanceOf(PairOutcome.Measured.class));
+            assertThat(r.report().culprits()).isEmpty();
+            assertThat(ExitCodes.of(r.report())).isZero();
+        } finally {
+            cluster.verb("start-sshd", r.victim());
+        }
     }
 
     @Test

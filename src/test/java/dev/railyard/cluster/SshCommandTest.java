@@ -36,6 +36,19 @@ class SshCommandTest {
     }
 
     @Test
+    void stepsGoThroughTheMasterAndReachMakesANewConnection() {
+        SshCommand c = new SshCommand("ssh", "10.0.0.3", SshOptions.none());
+        assertThat(c.argv("'true'", Duration.ofSeconds(3), "/tmp/d/%C")).containsSubsequence(
+                "-o", "ControlMaster=no", "-o", "ControlPath=/tmp/d/%C", "--", "10.0.0.3", "'true'");
+        assertThat(c.argv("'true'", Duration.ofSeconds(3), "none")).containsSubsequence("-o", "ControlPath=none", "--");
+        assertThat(c.masterArgv("/tmp/d/%C", Duration.ofMinutes(2), Duration.ofSeconds(30), "/tmp/d/m.log"))
+                .containsSubsequence("-M", "-N", "-f", "-E", "/tmp/d/m.log", "-o", "ControlPath=/tmp/d/%C",
+                        "-o", "ControlPersist=120", "--", "10.0.0.3")
+                .endsWith("10.0.0.3");
+        assertThat(c.exitArgv("/tmp/d/%C")).containsSubsequence("-o", "ControlPath=/tmp/d/%C", "-O", "exit", "--", "10.0.0.3");
+    }
+
+    @Test
     void addressesThatCouldBeOptionsAreRefused() {
         assertThat(new SshCommand("ssh", "gpu_01", SshOptions.none()).argv("'true'", Duration.ofSeconds(3)))
                 .as("an ssh_config alias with '_'").contains("gpu_01");

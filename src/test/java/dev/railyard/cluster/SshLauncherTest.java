@@ -201,7 +201,8 @@ class SshLauncherTest {
             assertThat(r.status()).as(r.detail()).isEqualTo(StepStatus.UNREACHABLE);
             assertThat(r.detail()).matches("ssh: (Connection to " + cluster.node("h4").address().replace(".", "\\.")
                     + " closed by remote host\\.|Timeout, server " + cluster.node("h4").address().replace(".", "\\.")
-                    + " not responding\\.|client_loop: send disconnect: Broken pipe)");
+                    + " not responding\\.|client_loop: send disconnect: Broken pipe|the master connection to "
+                    + cluster.node("h4").address().replace(".", "\\.") + " ended \\(the host, its link or its sshd went away\\))");
         }
     }
 

@@ -54,6 +54,8 @@ public final class Diagnoser {
                 new IbdiagnetRecogniser(),
                 new MlxlinkRecogniser(),
                 new DcgmiDiagRecogniser(),
+                new GpuBurnRecogniser(),
+                new GpuFryerRecogniser(),
                 new NvidiaSmiQRecogniser(),
                 new NvidiaSmiTopoRecogniser(),
                 new LspciRecogniser(),

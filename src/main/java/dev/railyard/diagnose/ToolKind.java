@@ -30,6 +30,8 @@ public enum ToolKind {
     OSU("OSU micro-benchmarks"),
     UCX_PERFTEST("ucx_perftest"),
     IPERF2("iperf (version 2)"),
+    GPU_BURN("gpu-burn"),
+    GPU_FRYER("gpu-fryer"),
     /** Several tools' outputs in one paste: one section per tool. */
     MIXED("several tools"),
     /** Not one of the tools, but a line the troubleshooting catalog knows. */

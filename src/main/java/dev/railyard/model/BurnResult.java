@@ -27,8 +27,11 @@ public record BurnResult(
         Reading<List<XidEvent>> newXids,
         SamplerCost sampler) {
 
-    /** The input precision of a phase; accumulation and results are FP32 in every one. */
-    public enum Precision { FP8, BF16, FP32 }
+    /**
+     * The input precision of a phase; accumulation and results are FP32 in each that {@code railyard burn} loads.
+     * FP64 is only read from other tools' output (gpu-burn -d): burn does not load in it.
+     */
+    public enum Precision { FP8, BF16, FP32, FP64 }
 
     /**
      * One GPU: its phases (one per precision, in order), its one-second samples, and its error counters read before

@@ -51,6 +51,7 @@ public record BurnOptions(
             case FP8 -> 89;
             case BF16 -> 80;
             case FP32 -> 0;
+            case FP64 -> Integer.MAX_VALUE; // never loaded by burn: only read from other tools' output
         };
     }
 }

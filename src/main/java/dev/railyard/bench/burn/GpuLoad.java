@@ -76,6 +76,7 @@ final class GpuLoad implements AutoCloseable {
             case FP8 -> FfmCublasLt.InputType.FP8_E4M3;
             case BF16 -> FfmCublasLt.InputType.BF16;
             case FP32 -> FfmCublasLt.InputType.FP32;
+            case FP64 -> throw new IllegalArgumentException("burn does not load in FP64");
         };
     }
 

@@ -77,6 +77,7 @@ public final class MatrixInputs {
                     int bits = Float.floatToRawIntBits((float) value(c));
                     for (int k = 0; k < 4; k++) out[4 * i + k] = (byte) (bits >>> (8 * k));
                 }
+                case FP64 -> throw new IllegalArgumentException("burn does not load in FP64");
             }
         }
         return out;
@@ -87,6 +88,7 @@ public final class MatrixInputs {
             case FP8 -> 1;
             case BF16 -> 2;
             case FP32 -> 4;
+            case FP64 -> 8;
         };
     }
 

@@ -201,7 +201,7 @@ public final class OpenInRoot {
                                       boolean walk, WithFd use, boolean consumes) {
         LibcFiles c = LibcFiles.get();
         if (c == null) return new Outcome.Unsupported(LibcFiles.unsupported());
-        try (Arena arena = Arena.ofConfined()) {
+        try (Arena arena = CallArena.open()) {
             MemorySegment state = arena.allocate(c.state());
             int rootFd = (int) c.openat().invokeExact(state, LibcFiles.AT_FDCWD, arena.allocateFrom(root.toString()),
                     LibcFiles.O_PATH | LibcFiles.O_DIRECTORY | LibcFiles.O_CLOEXEC, 0);
@@ -255,9 +255,6 @@ public final class OpenInRoot {
         byte[] out = null;
         int size = 0;
         while (size < limit) {
-            if (size > 0 && buf.byteSize() < READ_CHUNK && limit - size > buf.byteSize()) {
-                buf = arena.allocate(Math.min(limit - size, READ_CHUNK));
-            }
             long n = (long) c.read().invokeExact(state, fd, buf, Math.min(buf.byteSize(), limit - size));
             if (n < 0) return failure(c, state);
             if (n == 0) break;
@@ -268,6 +265,10 @@ public final class OpenInRoot {
             }
             MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, out, size, (int) n);
             size += (int) n;
+            // the first buffer came back full: more than an attribute, so go on in large reads
+            if (n == buf.byteSize() && buf.byteSize() < READ_CHUNK && size < limit) {
+                buf = arena.allocate(Math.min(limit - size, READ_CHUNK));
+            }
         }
         if (out == null) return new Outcome.Read(new byte[0]);
         return new Outcome.Read(out.length == size ? out : Arrays.copyOf(out, size));

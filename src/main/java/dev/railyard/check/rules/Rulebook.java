@@ -37,6 +37,12 @@ public final class Rulebook {
             case GPU_XID -> new GpuXidRule();
             case GPU_COUNT -> new GpuCountRule();
             case GPU_DRIVER -> new GpuDriverRule();
+            case GPU_THROTTLE -> new GpuThrottleRule();
+            case BURN_SPEED -> new BurnSpeedRule();
+            case BURN_THROTTLE -> new BurnThrottleRule();
+            case BURN_ERRORS -> new BurnErrorsRule();
+            case BURN_CHECKSUM -> new BurnChecksumRule();
+            case BURN_POWER -> new BurnPowerRule();
             case HOST_MEMLOCK -> new RuleText(id, "RLIMIT_MEMLOCK of the node (/proc/self/limits), whether it has RDMA",
                     "unlimited", "finite on a node with RDMA: FAIL", "limits.d and systemd's DefaultLimitMEMLOCK "
                     + "set to unlimited", "HostMemlockCheck");
@@ -51,9 +57,6 @@ public final class Rulebook {
             case HOST_MODULE_PEERMEM -> new RuleText(id, "GPUs, RDMA ports, loaded modules", "none",
                     "GPUs and RDMA ports without nvidia_peermem: WARN; legacy nv_peer_mem: INFO", "load nvidia_peermem now and at boot",
                     "KernelModuleCheck");
-            case GPU_THROTTLE -> new RuleText(id, "Gpu clock event reasons", "none",
-                    "HW slowdown, HW thermal, power brake: FAIL; SW thermal: WARN; SW power cap: INFO",
-                    "check cooling; power brake: the PSUs and the BMC", "GpuThermalCheck");
             case GPU_PCIE_LINK -> new RuleText(id, "Gpu PCIe link width and generation against their maximum; the "
                     + "agent: replay counter rate", "the device's maximum; --pcie-replays-per-hour (default 100)",
                     "narrower: WARN; lower generation: INFO (idle GPUs step down); the agent: replays rising: WARN",
@@ -117,26 +120,6 @@ public final class Rulebook {
                     + "repetitions", "expect.nccl_busbw_gbps for NCCL; a spread (max - min) / median of 10 percent",
                     "median or minimum below expect, or a repetition without a result: FAIL; spread above 10 "
                     + "percent: WARN", "the pair and NCCL findings of the same run name the culprit", "SoakSpread");
-            case BURN_SPEED -> new RuleText(id, "each GPU's TFLOP/s per precision under railyard burn's load (GPU time "
-                    + "of its multiplies)", "--tolerance below the node's best GPU (default 10 %)",
-                    "slower: FAIL; the only GPU loaded: INFO; no multiply finished: UNKNOWN",
-                    "compare the slow GPU's clocks and limits with its neighbours'; reseat or replace it", "BurnVerdict");
-            case BURN_THROTTLE -> new RuleText(id, "NVML clock-event reasons of every one-second sample under load",
-                    "none", "HW slowdown, SW or HW thermal slowdown, power brake: FAIL; SW power cap: PASS (noted); "
-                    + "unread: UNKNOWN", "check airflow and cooling; power brake: the PSUs and the BMC", "BurnVerdict");
-            case BURN_ERRORS -> new RuleText(id, "Xid lines the kernel logged during the load, volatile ECC counts "
-                    + "and remapped rows before and after it, the load's own failure", "none new",
-                    "a new Xid, ECC error or remapped row, a failed load: FAIL; ECC or kernel log unread: UNKNOWN",
-                    "nvidia-smi -q -d ECC,ROW_REMAPPER; a GPU with new errors under load goes back to the vendor",
-                    "BurnVerdict");
-            case BURN_CHECKSUM -> new RuleText(id, "CRC-32C of each GPU's last result, other result slots, a 64 x 64 "
-                    + "tile against the CPU's exact answer", "the same on every GPU of a model, in every slot, and the "
-                    + "CPU's within 1/256 of the products' magnitude", "differs: FAIL; no result: UNKNOWN",
-                    "repeat on the GPU alone; a GPU that computes wrong results goes back to the vendor", "BurnVerdict");
-            case BURN_POWER -> new RuleText(id, "the largest sum of the GPUs' NVML power in one sample",
-                    "plan power's node_power (GPUs x --gpu-watts or the enforced limit, + --host-watts)",
-                    "above: WARN (advice); no plan figure: INFO; power unread: UNKNOWN",
-                    "plan PSUs and breakers for the measured power", "BurnVerdict");
             case HOST_PCIE_LINK -> new RuleText(id, "the kernel's PCIe link speed lines; lspci LnkSta against LnkCap",
                     "the device's capability", "slower or narrower: WARN", "reseat the device",
                     "LspciRecogniser, KernelEventVerdicts");

@@ -69,8 +69,10 @@ record PairGroups(PairKind kind, List<PairMatrix> rails, List<String> nodes, int
                 if (!c.tested()) continue;
                 tested[gr][gc]++;
                 culprit[gr][gc] |= c.culprit();
-                Worst w = new Worst(m, c, median);
-                if (worst[gr][gc] == null || worse(w, worst[gr][gc])) worst[gr][gc] = w;
+                Worst now = worst[gr][gc];
+                if (now == null || worse(c, median, now.cell(), now.railMedian(), m.kind().higherIsBetter())) {
+                    worst[gr][gc] = new Worst(m, c, median);
+                }
             }
         }
         List<GroupCell> out = new ArrayList<>();
@@ -84,21 +86,20 @@ record PairGroups(PairKind kind, List<PairMatrix> rails, List<String> nodes, int
         return new PairGroups(rails.getFirst().kind(), rails, nodes, size, out);
     }
 
-    /** Worse verdict first; then a pair without a number; then the number furthest from its rail's median. */
-    static boolean worse(Worst a, Worst b) {
-        int bySeverity = rank(a.cell().severity()) - rank(b.cell().severity());
+    /**
+     * Worse verdict first; then a pair without a number; then the number furthest from its rail's median (the number
+     * over the median, so rails of different speeds compare; the number itself where there is no median).
+     */
+    static boolean worse(PairMatrix.Cell a, double aMedian, PairMatrix.Cell b, double bMedian, boolean higherIsBetter) {
+        int bySeverity = rank(a.severity()) - rank(b.severity());
         if (bySeverity != 0) return bySeverity > 0;
-        if (a.cell().value().isEmpty() != b.cell().value().isEmpty()) return a.cell().value().isEmpty();
-        if (a.cell().value().isEmpty()) return false;
-        double ra = relative(a);
-        double rb = relative(b);
-        return a.rail().kind().higherIsBetter() ? ra < rb : ra > rb;
-    }
-
-    /** The number over its rail's median, so rails of different speeds compare (the number itself without one). */
-    private static double relative(Worst w) {
-        double v = w.cell().value().orElseThrow();
-        return w.railMedian() > 0 ? v / w.railMedian() : v;
+        Optional<Double> va = a.value();
+        Optional<Double> vb = b.value();
+        if (va.isEmpty() != vb.isEmpty()) return va.isEmpty();
+        if (va.isEmpty()) return false;
+        double ra = aMedian > 0 ? va.get() / aMedian : va.get();
+        double rb = bMedian > 0 ? vb.get() / bMedian : vb.get();
+        return higherIsBetter ? ra < rb : ra > rb;
     }
 
     private static int rank(Severity s) {

@@ -47,7 +47,8 @@ public final class NodeLock implements AutoCloseable {
     }
 
     /**
-     * Takes this node's lock for {@code what} ("bench tcp client"), or says who holds it (exit 3): never waits.
+     * Takes this node's lock for {@code what} ("bench tcp client"), or says who holds it (exit 3): never waits for
+     * the holder.
      * {@code run} is the validate run a step belongs to, empty for a benchmark run by hand.
      */
     public static NodeLock acquire(String what, Optional<String> run) {
@@ -69,11 +70,8 @@ public final class NodeLock implements AutoCloseable {
         FileLock lock;
         boolean heldHere = false;
         try {
-            lock = shared ? channel.tryLock(slot, 1, true) : channel.tryLock(0, Long.MAX_VALUE, false);
-            if (lock != null && shared && !othersFree(channel, slot)) {
-                lock.release();
-                lock = null;
-            }
+            lock = shared ? stepLock(channel, dir.resolve("railyard-bench-" + safe(node) + ".gate"), slot)
+                    : channel.tryLock(0, Long.MAX_VALUE, false);
         } catch (OverlappingFileLockException e) {
             // this very process holds it (steps run inside validate's own JVM): a step shares it. The descriptor
             // stays open either way: closing any descriptor of the file drops this process's fcntl locks on it
@@ -108,6 +106,26 @@ public final class NodeLock implements AutoCloseable {
     /** The byte a validate run's steps share: 1 to 2^30, from the run id, the same in every process. */
     static long slot(String run) {
         return 1 + (run.hashCode() & 0x3fff_ffffL);
+    }
+
+    /**
+     * A step's slot, taken only when no other run holds one. The check runs behind a gate (a second file, locked for
+     * the check alone), so two steps of one run starting together never see each other's check and refuse each
+     * other; a step waits at the gate only for another step's check, never for a benchmark.
+     */
+    private static FileLock stepLock(FileChannel channel, Path gateFile, long slot) throws IOException {
+        // fcntl locks belong to the process: steps inside one JVM pass the gate one at a time here instead
+        synchronized (NodeLock.class) {
+            try (FileChannel gate = FileChannel.open(gateFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                 FileLock passing = gate.lock()) {
+                FileLock lock = channel.tryLock(slot, 1, true);
+                if (lock != null && !othersFree(channel, slot)) {
+                    lock.release();
+                    return null;
+                }
+                return lock;
+            }
+        }
     }
 
     /**

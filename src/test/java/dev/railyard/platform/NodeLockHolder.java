@@ -6,7 +6,8 @@ import java.util.Optional;
 /**
  * A second process for the lock tests: takes a node's benchmark lock (args: lock directory, node, validate run or
  * "-" for a benchmark run by hand, what it runs), or with {@code --cluster DIR CLUSTER RUN} validate's lock of a
- * cluster; says so, and holds it until stdin closes.
+ * cluster; says so, and holds it until stdin closes. With {@code --churn DIR NODE RUN N} it takes and lets go of a
+ * step's lock N times and says "ok".
  */
 public final class NodeLockHolder {
 
@@ -14,6 +15,15 @@ public final class NodeLockHolder {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args[0].equals("--churn")) {
+            // a step of one run taking and letting go of the node's lock again and again, as a run's server and
+            // client do side by side: any refusal is the failure
+            for (int i = 0; i < Integer.parseInt(args[4]); i++) {
+                NodeLock.acquire("bench tcp client", Optional.of(args[3]), Path.of(args[1]), args[2]).close();
+            }
+            System.out.println("ok");
+            return;
+        }
         AutoCloseable held;
         if (args[0].equals("--cluster")) {
             held = ValidateLock.acquire(args[2], args[3], Path.of(args[1]));

@@ -105,6 +105,22 @@ class NodeLockTest {
         NodeLock.acquire("bench storage", Optional.of(above), dir, "node01").close();
     }
 
+    /** Steps of one run that start together (a pair's server and client) never refuse each other. */
+    @Test
+    void stepsOfOneRunStartingTogetherNeverRefuseEachOther(@TempDir Path dir) throws Exception {
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        java.util.List<Process> steps = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            steps.add(new ProcessBuilder(javaBin, "-cp", System.getProperty("java.class.path"), NodeLockHolder.class.getName(),
+                    "--churn", dir.toString(), "node01", "20261127-093406-8545", "3000").redirectErrorStream(true).start());
+        }
+        for (Process p : steps) {
+            String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+            assertThat(said).as("a step of the run refused by its own run").isEqualTo("ok\n");
+        }
+    }
+
     /** A run id like validate's whose slot satisfies {@code wanted}. */
     private static String runId(java.util.function.LongPredicate wanted) {
         for (int i = 0; ; i++) {

@@ -31,11 +31,20 @@ public final class Agent {
     private final Map<String, TimeSeries> temperatures = new HashMap<>();
     private final Map<String, TimeSeries> errors = new HashMap<>();
     private final Duration sparkSpacing;
+    private final java.util.function.Supplier<Optional<ActiveCheckHistory.LastActiveCheck>> activeChecks;
     private volatile AgentState state;
     private long samples;
 
     public Agent(Sampler sampler, HealthTracker tracker, Optional<SlurmDrainPolicy> slurm, KernelLogFollower kernelLog,
                  Clock clock, Duration interval) {
+        this(sampler, tracker, slurm, kernelLog, clock, interval, Optional::empty);
+    }
+
+    /** @param activeChecks the last scheduled active check, read each round ({@link ActiveCheckHistory#last}) */
+    public Agent(Sampler sampler, HealthTracker tracker, Optional<SlurmDrainPolicy> slurm, KernelLogFollower kernelLog,
+                 Clock clock, Duration interval,
+                 java.util.function.Supplier<Optional<ActiveCheckHistory.LastActiveCheck>> activeChecks) {
+        this.activeChecks = activeChecks;
         this.sampler = sampler;
         this.tracker = tracker;
         this.slurm = slurm;
@@ -60,7 +69,7 @@ public final class Agent {
                 .orElse(SlurmStatus.disabled());
         record(sample);
         state = new AgentState(sampler.node(), samples, Optional.of(sample), components, health,
-                points(temperatures), points(errors), slurmStatus, state.startedAt());
+                points(temperatures), points(errors), slurmStatus, state.startedAt(), activeChecks.get());
         return state;
     }
 

@@ -88,6 +88,7 @@ public final class AgentMetrics {
             m.gauge("railyard_slurm_error", "1 when the last scontrol call failed.", slurm.error().isPresent() ? 1 : 0,
                     "node", node);
         }
+        state.lastActiveCheck().ifPresent(c -> activeCheck(m, c));
         state.sample().ifPresent(s -> {
             m.gauge("railyard_last_sample_timestamp_seconds", "When the node was last sampled (Unix time).",
                     s.at().toEpochMilli() / 1000.0);
@@ -106,6 +107,21 @@ public final class AgentMetrics {
             netdevs(m, s.inventory());
         });
         return m;
+    }
+
+    /** The last scheduled active check (docs/metrics.md); duration and verdict only once it ended. */
+    private static void activeCheck(MetricFamilies m, ActiveCheckHistory.LastActiveCheck c) {
+        m.gauge("railyard_last_active_check_start_timestamp_seconds",
+                "When the last scheduled active check (validate --quick) started (Unix time).",
+                c.startedAt().toEpochMilli() / 1000.0);
+        m.gauge("railyard_last_active_check_complete", "1 when the last scheduled active check ended with a verdict, "
+                + "0 while it runs or when it was killed.", c.finishedAt().isPresent() && c.verdict().isPresent() ? 1 : 0);
+        c.finishedAt().ifPresent(end -> m.gauge("railyard_last_active_check_duration_seconds",
+                "How long the last scheduled active check ran.",
+                java.time.Duration.between(c.startedAt(), end).toMillis() / 1000.0));
+        c.verdict().ifPresent(v -> m.gauge("railyard_last_active_check_verdict",
+                "The verdict of the last scheduled active check: 1 on its severity (PASS, WARN, FAIL, ...).", 1,
+                "verdict", v.name()));
     }
 
     private static void ports(MetricFamilies m, NodeInventory inv) {

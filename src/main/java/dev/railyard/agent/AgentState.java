@@ -18,12 +18,21 @@ public record AgentState(
         Map<String, List<TimeSeries.Point>> temperatureHistory,
         Map<String, List<TimeSeries.Point>> errorHistory,
         SlurmStatus slurm,
-        Instant startedAt) {
+        Instant startedAt,
+        Optional<ActiveCheckHistory.LastActiveCheck> lastActiveCheck) {
 
     public AgentState {
         components = List.copyOf(components);
         temperatureHistory = Map.copyOf(temperatureHistory);
         errorHistory = Map.copyOf(errorHistory);
+    }
+
+    /** A state with no scheduled active check known. */
+    public AgentState(String node, long sampleCount, Optional<NodeSample> sample, List<ComponentHealth> components,
+                      HealthState health, Map<String, List<TimeSeries.Point>> temperatureHistory,
+                      Map<String, List<TimeSeries.Point>> errorHistory, SlurmStatus slurm, Instant startedAt) {
+        this(node, sampleCount, sample, components, health, temperatureHistory, errorHistory, slurm, startedAt,
+                Optional.empty());
     }
 
     /** Before the first sample: nothing judged, so nothing promised. */

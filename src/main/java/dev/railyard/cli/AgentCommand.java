@@ -176,7 +176,8 @@ public final class AgentCommand implements Callable<Integer> {
             SourceReads reads = new SourceReads(readDeadline, clock);
             Agent agent = new Agent(sampler(host, cluster, name, kernelLog, clock, reads), new HealthTracker(name, holdDown),
                     slurm ? Optional.of(new SlurmDrainPolicy(new SlurmControl(CommandRunner.system(), scontrol), name))
-                            : Optional.empty(), kernelLog, clock, interval);
+                            : Optional.empty(), kernelLog, clock, interval,
+                    new dev.railyard.agent.ActiveCheckHistory(host.resolve(dev.railyard.agent.ActiveCheckHistory.PATH))::last);
             if (once) return once(agent);
             return serve(agent, reads, token, clock);
         }

@@ -77,7 +77,8 @@ for port in (agent_port, ne_port):
         time.sleep(0.5)
 # the first minute from the agent's start, its start-up and JIT included, sampling unscraped but for the readiness check
 time.sleep(max(0.0, started + 60 - time.time()))
-print(f"railyard agent: first minute CPU {cpu(agent_pid) / (time.time() - started) * 100:.2f} % of a core "
+first = cpu(agent_pid) / (time.time() - started) * 100
+print(f"railyard agent: first minute CPU {first:.2f} % of a core "
       f"over {time.time() - started:.0f} s from its start (the launcher's own shell included)")
 
 def idle_cpu(pid):
@@ -102,11 +103,27 @@ def under_load(pid, port):
     q = lambda p: lat[min(len(lat) - 1, int(p * len(lat)))]
     return busy, size, len(lat), q(0.5), q(0.99), lat[-1]
 
+r = {}
 for name, pid, port in (("railyard agent", agent_pid, agent_port), ("node_exporter", ne_pid, ne_port)):
     # node_exporter only works when scraped, so its idle CPU is near 0 by design: both are also measured at 1 scrape/s
     idle_pct = idle_cpu(pid)
     busy, size, n, p50, p99, mx = under_load(pid, port)
-    print(f"{name}: idle CPU {idle_pct:.2f} % of a core over {idle} s; RSS {rss_kb(pid)/1024:.1f} MB "
+    rss = rss_kb(pid) / 1024
+    r[name] = (idle_pct, rss, busy, size, n, p50, p99, mx)
+    print(f"{name}: idle CPU {idle_pct:.2f} % of a core over {idle} s; RSS {rss:.1f} MB "
           f"(peak {rss_kb(pid, 'VmHWM')/1024:.1f} MB); /metrics {size} bytes; at 50 req/s for {load} s: "
           f"{n} requests, CPU {busy:.1f} % of a core, latency p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {mx:.1f} ms")
+
+# the same figures as docs/benchmarks.md's table
+a, e = r["railyard agent"], r["node_exporter"]
+ratio = lambda x, y: f"{x / y:.2f}" if y else "—"
+print()
+print("| | railyard agent | node_exporter | ratio |")
+print("|---|---|---|---|")
+print(f"| CPU: first minute (start-up, JIT) / idle after it, 8 GPUs + 9 ports at 1 s | {first:.2f} / {a[0]:.2f} % of a core "
+      f"| — / {e[0]:.2f} % | — |")
+print(f"| RSS after {load} s at 50 req/s | {a[1]:.1f} MB | {e[1]:.1f} MB | {ratio(a[1], e[1])} |")
+print(f"| at 50 req/s for {load} s: requests served, CPU | {a[4]}, {a[2]:.1f} % | {e[4]}, {e[2]:.1f} % | {ratio(a[2], e[2])} |")
+print(f"| /metrics p50 / p99 / max (size) | {a[5]:.1f} / {a[6]:.1f} / {a[7]:.1f} ms ({a[3]:,} B) "
+      f"| {e[5]:.1f} / {e[6]:.1f} / {e[7]:.1f} ms ({e[3]:,} B) | {ratio(a[5], e[5])} / {ratio(a[6], e[6])} / {ratio(a[7], e[7])} |")
 PY

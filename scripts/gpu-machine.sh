@@ -257,11 +257,29 @@ phase_agentstop() {
 
 # the agent's footprint benchmark on this machine's quiet cores: the agent over the real H100 tree with the eight-GPU
 # fake NVML beside Debian's node_exporter (carried xz-packed as .device/prometheus-node-exporter.xz), in one run.
+# The agent starts as the package starts it: through the package's own launcher (src/package/railyard: its JVM flags
+# and MALLOC_ARENA_MAX), pointed at this machine's runtime and the carried jar instead of /usr/lib/railyard.
+package_launcher() {
+  local lib=/tmp/railyard-lib
+  mkdir -p "$lib" && ln -sfn "$rt/runtime" "$lib/runtime" && ln -sfn "$dev/app" "$lib/app"
+  sed 's|^lib=/usr/lib/railyard$|lib='"$lib"'|' "$here/src/package/railyard" >"$lib/railyard" && chmod +x "$lib/railyard"
+  grep -q "^lib=$lib\$" "$lib/railyard" || { echo "src/package/railyard no longer sets lib=/usr/lib/railyard" >&2; return 1; }
+  echo "$lib/railyard"
+}
 phase_footprint() {
   [ -x "$dev/prometheus-node-exporter" ] || xz -dc "$dev/prometheus-node-exporter.xz" >"$dev/prometheus-node-exporter" && chmod +x "$dev/prometheus-node-exporter"
-  RAILYARD_AGENT_CMD="$java -Xlog:disable -Xlog:all=off -XX:+UseSerialGC -XX:AOTCache=$aot $agent_flags -jar $jar" \
-    NODE_EXPORTER="$dev/prometheus-node-exporter" bash "$here/scripts/agent-footprint.sh" 60 20 >"$logs/footprint.txt" 2>&1
+  local launcher; launcher="$(package_launcher)" || return
+  RAILYARD_AGENT_CMD="$launcher" NODE_EXPORTER="$dev/prometheus-node-exporter" \
+    bash "$here/scripts/agent-footprint.sh" 60 20 >"$logs/footprint.txt" 2>&1
   echo "rc=$?" >>"$logs/footprint.txt"
+}
+
+# RSS under 50 scrapes a second with slow clients (scripts/agent-soak.sh), the agent started as in phase_footprint.
+# AGENT_SOAK_SECONDS defaults to 540 so that the phase fits one 10-minute command.
+phase_agentsoak() {
+  local launcher; launcher="$(package_launcher)" || return
+  RAILYARD_AGENT_CMD="$launcher" bash "$here/scripts/agent-soak.sh" "${AGENT_SOAK_SECONDS:-540}" 50 >"$logs/agent-soak.txt" 2>&1
+  echo "rc=$?" >>"$logs/agent-soak.txt"
 }
 
 # What this machine has for the namespace test cluster (sshd, ip, tc), and whether it may make network namespaces.

@@ -54,8 +54,17 @@ public record IbstatusRecogniser() implements Recogniser {
             if (device != null && f.find()) fields.put(f.group(1).toLowerCase(Locale.ROOT), f.group(2));
         }
         if (device != null) ports.add(port(device, port, fields, numbers));
-        return new ToolReading(PastedPorts.judge(ports, PastedPorts.Rules.STATE_AND_RATE, text),
-                Parsed.none().withNumbers(numbers));
+        // a healthy ibstatus after another tool's output is still its own section: its PASS shows its first header
+        int first = 0;
+        for (int i = 1; i <= text.lines().size() && first == 0; i++) {
+            if (HEAD.matcher(text.line(i)).find()) first = i;
+        }
+        int at = first;
+        List<Diagnosis> judged = PastedPorts.judge(ports, PastedPorts.Rules.STATE_AND_RATE, text).stream()
+                .map(d -> d.severity() == dev.railyard.model.Severity.PASS && d.lineNumber() == 0 && at > 0
+                        ? new Diagnosis(d.finding(), at, text.line(at), d.source()) : d)
+                .toList();
+        return new ToolReading(judged, Parsed.none().withNumbers(numbers));
     }
 
     private static RdmaPort port(String device, int port, Map<String, String> f, List<Measurement> numbers) {

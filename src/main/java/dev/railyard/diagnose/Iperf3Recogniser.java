@@ -35,7 +35,7 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
     @Override
     public List<String> signatureLiterals() {
         return json ? List.of("\"connecting_to\"", "\"bits_per_second\"", "\"event\"", "\"num_streams\"")
-                : List.of("bits/sec", "iperf Done.", ERROR);
+                : List.of("bits/sec", "iperf Done.", ERROR, OUT_OF_ORDER, "Connecting to host ");
     }
 
     @Override
@@ -45,7 +45,8 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
                     || Iperf3JsonFragments.looksLike(text) && text.lines().stream().noneMatch(l -> l.contains("bits/sec"));
         }
         return text.find("iperf Done.") > 0 || text.lines().stream().anyMatch(l -> l.contains("bits/sec") && Iperf3TextParser.isRow(l))
-                || text.lines().stream().anyMatch(l -> l.strip().startsWith(ERROR));
+                || text.lines().stream().anyMatch(l -> l.strip().startsWith(ERROR) || l.strip().startsWith(OUT_OF_ORDER))
+                || banner(text);
     }
 
     /**
@@ -53,6 +54,55 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
      * a run that failed before its first interval prints nothing else, and is still iperf3's output.
      */
     static final String ERROR = "iperf3: error";
+
+    /** What iperf3 3.0-3.1 printed for each UDP datagram that came late ("... incoming packet = 208 and ..."). */
+    static final String OUT_OF_ORDER = "iperf3: OUT OF ORDER";
+
+    /** iperf3's client banner: "Connecting to host H, port P" (iperf2 says "Client connecting to"). */
+    private static final Pattern CONNECTING = Pattern.compile("^Connecting to host \\S+, port \\d{1,5}\\s*$");
+
+    /** A client that printed its banner and "Starting Test" (-V) but no interval yet: the paste ends before them. */
+    static boolean banner(TextLines text) {
+        return text.lines().stream().anyMatch(l -> CONNECTING.matcher(l.strip()).matches())
+                && text.lines().stream().anyMatch(l -> l.strip().startsWith("Starting Test: protocol:")
+                || l.strip().startsWith("[ ID] Interval") || l.strip().matches("\\[\\s*\\d+] local \\S+ port \\d+ connected to .*"));
+    }
+
+    /**
+     * A paste with iperf3's own lines but no result row: datagrams out of order (WARN: reordering or loss on the
+     * path, and no rate to judge), or a banner cut before the first interval (UNKNOWN: nothing measured yet).
+     */
+    private static Optional<ToolReading> withoutRows(TextLines text) {
+        int late = 0, first = 0;
+        for (int i = 1; i <= text.lines().size(); i++) {
+            if (text.line(i).strip().startsWith(OUT_OF_ORDER)) {
+                late++;
+                if (first == 0) first = i;
+            }
+        }
+        if (late > 0) {
+            return Optional.of(new ToolReading(List.of(Diagnosis.of(CheckId.BENCH_IPERF3.id(), Severity.WARN,
+                    "iperf3 UDP order", late + " UDP datagram" + (late == 1 ? "" : "s") + " arrived out of order, and the "
+                            + "paste holds no interval or summary to give a rate or a loss",
+                    Fix.lines(Fix.note("datagrams out of order are reordered or lost on the path (several links or "
+                            + "queues, ECMP); iperf3 3.2 and later count them in the summary instead of one line each;"
+                            + " rerun with a current iperf3 and keep the summary lines"),
+                            Rerun.andDiagnose("the sender and receiver lines", "iperf3.txt")),
+                    first, text.line(first), "iperf3")),
+                    Parsed.none().withNumbers(List.of(new Measurement("datagrams out of order", late, "datagrams")))));
+        }
+        if (banner(text)) {
+            int at = 0;
+            for (int i = 1; i <= text.lines().size() && at == 0; i++) {
+                if (CONNECTING.matcher(text.line(i).strip()).matches()) at = i;
+            }
+            return Optional.of(new ToolReading(List.of(Diagnosis.of(CheckId.BENCH_IPERF3.id(), Severity.UNKNOWN,
+                    "iperf3 run", "the paste ends after iperf3's banner, before the first interval: nothing was "
+                            + "measured in it", Rerun.andDiagnose("the intervals and the sender and receiver lines "
+                            + "after \"- - -\"", "iperf3.txt"), at, text.line(at), "iperf3")), Parsed.none()));
+        }
+        return Optional.empty();
+    }
 
     @Override
     public ToolReading read(TextLines text, DiagnoseTargets targets) {
@@ -63,6 +113,10 @@ public record Iperf3Recogniser(boolean json) implements Recogniser {
         try {
             report = json ? plain(new Iperf3JsonParser().parse(text.joined())) : new Iperf3TextParser().read(text);
         } catch (ToolParseException e) {
+            if (!json && e.reason().startsWith("no iperf3 result rows")) {
+                Optional<ToolReading> partial = withoutRows(text);
+                if (partial.isPresent()) return partial.get();
+            }
             // a document cut by the paste still holds its intervals; one iperf3 ended with an "error" stays a FAIL
             if (json && text.find("\"bits_per_second\"") > 0 && text.find("\"error\"") == 0) {
                 return Iperf3JsonFragments.read(text);

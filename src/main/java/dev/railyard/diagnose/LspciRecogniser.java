@@ -28,13 +28,29 @@ public record LspciRecogniser() implements Recogniser {
 
     @Override
     public List<String> signatureLiterals() {
-        return List.of("LnkSta:");
+        return List.of("LnkSta:", "Capabilities: [");
     }
 
     @Override
     public boolean recognises(TextLines text) {
-        return text.lines().stream().anyMatch(l -> l.contains("LnkSta:") && STA.matcher(l).find());
+        return text.lines().stream().anyMatch(l -> l.contains("LnkSta:") && STA.matcher(l).find()) || cutBlock(text);
     }
+
+    /**
+     * An lspci -vv block cut before its link lines: a device line ("da:00.0 3D controller ...") followed by the
+     * block's own "Control: I/O" and "Capabilities: [nn]" lines.
+     */
+    private static boolean cutBlock(TextLines text) {
+        boolean device = false, control = false, capability = false;
+        for (String l : text.lines()) {
+            if (!device && DEVICE.matcher(l.strip()).find()) device = true;
+            else if (device && l.strip().startsWith("Control: I/O")) control = true;
+            else if (device && CAPABILITY.matcher(l).find()) capability = true;
+        }
+        return device && control && capability;
+    }
+
+    private static final Pattern CAPABILITY = Pattern.compile("^\\s+Capabilities: \\[[0-9a-f]{2,3}(?: v\\d)?]");
 
     @Override
     public ToolReading read(TextLines text, DiagnoseTargets targets) {
@@ -84,6 +100,21 @@ public record LspciRecogniser() implements Recogniser {
                                     + " | grep -E '^[0-9a-f]|LnkCap:|LnkSta:'",
                             Fix.note("reseat the card in a slot wired for all its lanes, and check the riser and the "
                                     + "BIOS PCIe speed and bifurcation settings")), i + 1, l, "lspci -vv"));
+        }
+        if (out.isEmpty()) {
+            // the block ends before LnkCap/LnkSta: a reading of the link needs those two lines
+            int at = 1;
+            for (int i = 0; i < lines.size(); i++) {
+                if (DEVICE.matcher(lines.get(i).strip()).find()) {
+                    at = i + 1;
+                    device = DEVICE.matcher(lines.get(i).strip()).results().findFirst().map(m -> m.group(1)).orElse(device);
+                    break;
+                }
+            }
+            out.add(Diagnosis.of(CheckId.HOST_PCIE_LINK.id(), Severity.UNKNOWN, device, "the lspci -vv block ends "
+                            + "before its LnkCap and LnkSta lines: no link speed or width to judge",
+                    Fix.lines((device.equals("device") ? "lspci -vv" : "lspci -vv -s " + device)
+                            + " | grep -E '^[0-9a-f]|LnkCap:|LnkSta:'"), at, lines.get(at - 1), "lspci -vv"));
         }
         return new ToolReading(out, Parsed.none().withNumbers(numbers));
     }

@@ -10,6 +10,7 @@ import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -32,7 +33,7 @@ public record NvidiaSmiQRecogniser() implements Recogniser {
 
     @Override
     public List<String> signatureLiterals() {
-        return List.of("NVSMI LOG", "Product Name", "GPU Part Number", "PCIe Generation");
+        return List.of("NVSMI LOG", "Product Name", "GPU Part Number", "PCIe Generation", "Clocks");
     }
 
     @Override
@@ -43,8 +44,26 @@ public record NvidiaSmiQRecogniser() implements Recogniser {
             if (l.contains("Product Name") || l.contains("GPU Part Number") || l.contains("VBIOS Version")
                     || l.contains("PCIe Generation") || l.contains("Inforom Version")) fields++;
         }
-        return fields >= 2;
+        return fields >= 2 || sections(text) >= 2;
     }
+
+    /** nvidia-smi -q's section titles, each alone on its line above its indented "Name   : value" lines. */
+    private static final Set<String> SECTIONS = Set.of("Clocks", "Max Clocks", "Applications Clocks",
+            "Default Applications Clocks", "Max Customer Boost Clocks", "Clocks Throttle Reasons", "Clocks Event Reasons",
+            "FB Memory Usage", "BAR1 Memory Usage", "ECC Errors", "Retired Pages", "Remapped Rows", "Temperature",
+            "Power Readings", "GPU Power Readings", "Utilization", "Voltage");
+
+    /** How many of those titles head a block of nvidia-smi's aligned lines (a paste of a few sections alone). */
+    private static int sections(TextLines text) {
+        int found = 0;
+        List<String> lines = text.lines();
+        for (int i = 0; i + 1 < lines.size(); i++) {
+            if (SECTIONS.contains(lines.get(i).strip()) && ALIGNED.matcher(lines.get(i + 1)).find()) found++;
+        }
+        return found;
+    }
+
+    private static final Pattern ALIGNED = Pattern.compile("^\\s+\\S[\\w ./()-]*?\\s{2,}: \\S");
 
     @Override
     public ToolReading read(TextLines text, DiagnoseTargets targets) {
@@ -101,10 +120,15 @@ public record NvidiaSmiQRecogniser() implements Recogniser {
                 default -> { }
             }
         }
+        boolean eccShown = lines.stream().map(String::strip).anyMatch(l -> l.startsWith("ECC Errors")
+                || l.startsWith("Retired Pages") || l.startsWith("Remapped Rows") || l.startsWith("Double Bit")
+                || l.startsWith("Uncorrectable") || l.startsWith("Pending"));
         if (out.stream().noneMatch(d -> d.severity().atLeast(Severity.WARN))) {
-            out.add(Diagnosis.of(CheckId.GPU_ECC_UNCORRECTED.id(), Severity.PASS, "GPU",
-                    "no uncorrectable ECC errors, remap failures or pending retirements in the paste", "", 0, "",
-                    "nvidia-smi -q"));
+            // no ECC, retirement or remapping lines in the paste: nothing to promise about them
+            out.add(Diagnosis.of(CheckId.GPU_ECC_UNCORRECTED.id(), eccShown ? Severity.PASS : Severity.INFO, "GPU",
+                    eccShown ? "no uncorrectable ECC errors, remap failures or pending retirements in the paste"
+                            : "the paste holds no ECC, retired-page or remapped-row section, so those were not judged",
+                    eccShown ? "" : "nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER", 0, "", "nvidia-smi -q"));
         }
         return new ToolReading(out, Parsed.none().withNumbers(numbers));
     }

@@ -55,6 +55,8 @@ public record Paste(TextLines text, List<String> removed, boolean cut, boolean b
                     Pattern.compile("^\\d{1,2}:\\d{2}:\\d{2}(?:[.,]\\d+)? +[A-Z]+ ?\\| ?(?:\\[std(?:out|err)] ?)?"), 0.5),
             new Prefix("syslog stamps", Pattern.compile(
                     "^[A-Z][a-z]{2} [ \\d]\\d \\d\\d:\\d\\d:\\d\\d \\S+ (?!kernel\\b)[\\w\\-./]+(?:\\[\\d+])?: "), 0.5),
+            // iperf3 --forceflush behind a minute:second clock ("41:23.4: [  7]   0.00-1.00 sec ...")
+            new Prefix("clock stamps", Pattern.compile("^\\d{1,2}:\\d{2}(?::\\d{2})?[.,]\\d{1,6}: "), 0.5),
             new Prefix("fio client prefixes", Pattern.compile("^<[\\w.\\-]{1,64}> "), 0.3),
             // pdsh/clush write "host: ", iperf3 -T "title:  "; more than two blanks (or a tab) is the line's own
             new Prefix("host or title prefixes", Pattern.compile("^([A-Za-z0-9][\\w.\\-]{0,63}): {1,2}"), 0.6));

@@ -180,7 +180,8 @@ class PasteCorpusTest {
 
     /**
      * holdout5: 43 pastes collected after the readers of holdout4 were done, their readings written and committed
-     * before diagnose ran on them, and not tuned on: run once, when the work of their round was done.
+     * before diagnose ran on them. Its one run read 36 / 12 of 15 / 35; its misses were then fixed, so it is a
+     * development set now, held to what it reads today.
      */
     @Test
     void secondHeldAsideSetOfClusterTools() {
@@ -188,10 +189,9 @@ class PasteCorpusTest {
         System.out.println("corpus holdout5: " + holdout5);
         holdout5.misses().forEach(m -> System.out.println("  miss " + m));
         assertThat(holdout5.n()).isEqualTo(43);
-        // its one run (docs/diagnose-corpus.md), below the goals: what it read then must not get worse
-        assertThat(holdout5.recognised()).as(holdout5.toString()).isGreaterThanOrEqualTo(36);
-        assertThat(holdout5.keysRight()).as(holdout5.toString()).isGreaterThanOrEqualTo(12);
-        assertThat(holdout5.verdicts()).as(holdout5.toString()).isGreaterThanOrEqualTo(35);
+        assertThat(holdout5.recognised()).as(holdout5.toString()).isGreaterThanOrEqualTo(43);
+        assertThat(holdout5.keysRight()).as(holdout5.toString()).isGreaterThanOrEqualTo(15);
+        assertThat(holdout5.verdicts()).as(holdout5.toString()).isGreaterThanOrEqualTo(42);
         assertThat(holdout5.falseFails()).as(holdout5.toString()).isZero();
     }
 }

@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
 
 /**
  * Parses ibstat. Users paste it with shell prompts and prose around it, so an adapter block is "CA 'name'" followed
- * by indented "Key: value" lines, and ends at the first unindented line.
+ * by indented "Key: value" lines, and ends at the first unindented line. Pages that lost the indentation (a wiki or
+ * knowledge-base copy) keep ibstat's own keys at the line start: those still belong to the block.
  */
 public final class IbstatParser {
 
@@ -18,27 +19,40 @@ public final class IbstatParser {
     private static final Pattern CA = Pattern.compile("^CA '([^']+)'\\s*$");
     private static final Pattern PORT = Pattern.compile("^\\s+Port (\\d+):\\s*$");
     private static final Pattern FIELD = Pattern.compile("^\\s+([A-Za-z ]+):\\s*(.*?)\\s*$");
+    private static final Pattern FLAT_PORT = Pattern.compile("^Port (\\d+):\\s*$");
+    private static final Pattern FLAT_FIELD = Pattern.compile("^(CA type|Number of ports|Firmware version|Hardware version"
+            + "|Node GUID|System image GUID|State|Physical state|Rate|Base lid|LMC|SM lid|Capability mask|Port GUID"
+            + "|Link layer):\\s*(.*?)\\s*$");
 
     public IbstatReport parse(String output) {
         TextLines text = TextLines.of(output);
         List<IbstatCa> adapters = new ArrayList<>();
         Block ca = null;
         PortBlock port = null;
+        String panic = "";
+        int panicLine = 0;
         for (int i = 1; i <= text.lines().size(); i++) {
             String line = text.line(i);
             Matcher m;
             if (line.startsWith("ibpanic:")) {
+                // ibstat stops here; a later "ibstat <device>" in the same paste starts its own blocks
                 if (ca != null) adapters.add(ca.build(port));
-                return new IbstatReport(adapters, line, i);
+                ca = null;
+                port = null;
+                if (panic.isEmpty()) {
+                    panic = line;
+                    panicLine = i;
+                }
+                continue;
             }
             if ((m = CA.matcher(line)).matches()) {
                 if (ca != null) adapters.add(ca.build(port));
                 ca = new Block(m.group(1));
                 port = null;
-            } else if (ca != null && (m = PORT.matcher(line)).matches()) {
+            } else if (ca != null && ((m = PORT.matcher(line)).matches() || (m = FLAT_PORT.matcher(line)).matches())) {
                 if (port != null) ca.ports.add(port.build());
                 port = new PortBlock(integer(m.group(1), i, line));
-            } else if (ca != null && (m = FIELD.matcher(line)).matches()) {
+            } else if (ca != null && ((m = FIELD.matcher(line)).matches() || (m = FLAT_FIELD.matcher(line)).matches())) {
                 String key = m.group(1).strip();
                 String value = m.group(2);
                 if (port != null) port.set(key, value, i, line);
@@ -51,11 +65,11 @@ public final class IbstatParser {
             }
         }
         if (ca != null) adapters.add(ca.build(port));
-        if (adapters.isEmpty()) {
+        if (adapters.isEmpty() && panic.isEmpty()) {
             int n = text.firstNonBlank();
             throw new ToolParseException(TOOL, n, text.line(n), "no \"CA '...'\" block");
         }
-        return new IbstatReport(adapters, "", 0);
+        return new IbstatReport(adapters, panic, panicLine);
     }
 
     static int integer(String s, int n, String line) {

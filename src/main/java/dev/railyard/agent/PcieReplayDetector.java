@@ -1,13 +1,11 @@
 package dev.railyard.agent;
 
-import dev.railyard.check.Fix;
-import dev.railyard.check.ShellWord;
+import dev.railyard.check.rules.GpuPcieLinkRule;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.Gpu;
 import dev.railyard.model.NodeInventory;
 import dev.railyard.model.Reading;
-import dev.railyard.model.Severity;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -44,19 +42,7 @@ public final class PcieReplayDetector implements Detector {
             }
             ts.add(now, replays);
             long hour = (long) (replays - ts.oldestSince(now.minus(CounterRateDetector.HOUR_WINDOW)).orElseThrow().value());
-            String expected = "PCIe replays rising < " + warnPerHour + " per hour";
-            String observed = hour + " PCIe replays in the last hour (" + replays + " since the driver loaded)";
-            if (hour >= warnPerHour) {
-                String gpu = ShellWord.of(g.pciAddress());
-                out.add(Finding.of(ID, Severity.WARN, g.subject(), observed, expected, Fix.lines(
-                        "nvidia-smi -q -d PCIE -i " + gpu,
-                        "lspci -vvv -s " + gpu + " | grep -E 'LnkSta:|CESta:|UESta:'",
-                        "dmesg | grep -i " + gpu,
-                        Fix.note("replays are retransmissions after PCIe link errors: when GPU" + g.index()
-                                + " is idle, reseat it and its riser or cable, or move it to another slot"))));
-            } else {
-                out.add(Finding.pass(ID, g.subject(), observed, expected));
-            }
+            out.add(GpuPcieLinkRule.replays(hour, replays, warnPerHour, g.pciAddress(), g.index()).on(g.subject()));
         }
         return out;
     }

@@ -3,9 +3,12 @@ package dev.railyard.diagnose;
 import dev.railyard.bench.TextLines;
 import dev.railyard.check.Fix;
 import dev.railyard.check.rules.GpuEccRule;
+import dev.railyard.check.rules.GpuPcieLinkRule;
 import dev.railyard.check.rules.Verdict;
 import dev.railyard.collect.PciAddress;
 import dev.railyard.model.CheckId;
+import dev.railyard.model.PcieLink;
+import dev.railyard.model.Reading;
 import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
@@ -71,14 +74,18 @@ public record NvidiaSmiQRecogniser() implements Recogniser {
         List<Diagnosis> out = new ArrayList<>();
         String section = "";
         Optional<String> gpu = Optional.empty();
-        int maxGen = 0, curGen = 0;
+        int maxGen = 0, curGen = 0, maxWidth = 0, genLine = 0;
         List<String> lines = text.lines();
         for (int i = 0; i < lines.size(); i++) {
             Matcher m = KV.matcher(lines.get(i));
             String l = lines.get(i).strip();
             if (!m.find()) {
                 Matcher header = GPU_HEADER.matcher(l);
-                if (header.matches()) gpu = Optional.of(PciAddress.normalize(header.group(1)));
+                if (header.matches()) {
+                    generationOnly(curGen, maxGen, genLine, lines, gpu, out);
+                    genLine = 0;
+                    gpu = Optional.of(PciAddress.normalize(header.group(1)));
+                }
                 else if (!l.isEmpty() && !l.contains(":")) section = l;
                 continue;
             }
@@ -93,17 +100,20 @@ public record NvidiaSmiQRecogniser() implements Recogniser {
                 case "Attached GPUs" -> number(value).ifPresent(v -> numbers.add(new Measurement("GPUs", v, "GPUs")));
                 case "Max" -> {
                     if (section.contains("PCIe Generation")) maxGen = (int) number(value).orElse(0);
+                    if (section.contains("Link Width")) maxWidth = (int) number(value).orElse(0);
                 }
                 case "Current" -> {
                     if (section.contains("PCIe Generation")) {
                         curGen = (int) number(value).orElse(0);
                         numbers.add(new Measurement("PCIe generation", curGen, "gen"));
-                        if (maxGen > 0 && curGen < maxGen) {
-                            out.add(Diagnosis.of(CheckId.GPU_PCIE_LINK.id(), Severity.INFO, "GPU",
-                                    "PCIe generation " + curGen + " of " + maxGen + ": an idle GPU lowers its link "
-                                            + "speed to save power; only a low generation under load is a fault",
-                                    "nvidia-smi -q -d PCIE   # read again while a job runs", n, l, "nvidia-smi -q"));
-                        }
+                        genLine = n;
+                    }
+                    if (section.contains("Link Width") && curGen > 0 && maxGen > 0) {
+                        // the rule's verdict on the link as NVML would read it, on the width's line
+                        Verdict v = GpuPcieLinkRule.link(Reading.of(new PcieLink(curGen, maxGen,
+                                (int) number(value).orElse(0), maxWidth)), gpu);
+                        if (!v.passed()) out.add(judged(v, gpu, n, l));
+                        genLine = 0;
                     }
                 }
                 case "Double Bit ECC", "Uncorrectable", "Uncorrectable Error" -> {
@@ -120,6 +130,7 @@ public record NvidiaSmiQRecogniser() implements Recogniser {
                 default -> { }
             }
         }
+        generationOnly(curGen, maxGen, genLine, lines, gpu, out);
         boolean eccShown = lines.stream().map(String::strip).anyMatch(l -> l.startsWith("ECC Errors")
                 || l.startsWith("Retired Pages") || l.startsWith("Remapped Rows") || l.startsWith("Double Bit")
                 || l.startsWith("Uncorrectable") || l.startsWith("Pending"));
@@ -131,6 +142,14 @@ public record NvidiaSmiQRecogniser() implements Recogniser {
                     eccShown ? "" : "nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER", 0, "", "nvidia-smi -q"));
         }
         return new ToolReading(out, Parsed.none().withNumbers(numbers));
+    }
+
+    /** A GPU section that showed its PCIe generation and no link width: the rule's verdict on the generation. */
+    private static void generationOnly(int curGen, int maxGen, int genLine, List<String> lines, Optional<String> gpu,
+                                       List<Diagnosis> out) {
+        if (genLine == 0 || maxGen == 0) return;
+        Verdict v = GpuPcieLinkRule.generation(curGen, maxGen);
+        if (!v.passed()) out.add(judged(v, gpu, genLine, lines.get(genLine - 1)));
     }
 
     /** The rule's verdict on the GPU the section is about, with the paste's line as evidence. */

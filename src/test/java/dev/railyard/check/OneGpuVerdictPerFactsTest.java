@@ -7,6 +7,8 @@ import dev.railyard.diagnose.Diagnoser;
 import dev.railyard.diagnose.Diagnosis;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
+import dev.railyard.model.Gpu;
+import dev.railyard.model.PcieLink;
 import dev.railyard.platform.HostRoot;
 import dev.railyard.model.NodeInventory;
 import dev.railyard.model.Reading;
@@ -92,6 +94,35 @@ class OneGpuVerdictPerFactsTest {
         assertThat(sansLspciAndDrain(agent.remediation())).isEqualTo(sansLspciAndDrain(validate.remediation()));
         assertThat(agent.remediation()).contains("lspci -s 00000000:d8:00.0");
         assertThat(validate.remediation()).contains("lspci -nn -d 10de:");
+    }
+
+    /** One GPU's PCIe link as NVML reads it and as nvidia-smi -q prints it (generation and width sections). */
+    @ParameterizedTest(name = "Gen{0} of {1}, x{2} of {3}")
+    @CsvSource({"1, 4, 16, 16, INFO", "4, 4, 8, 16, WARN", "4, 4, 16, 16, PASS", "2, 4, 4, 16, WARN"})
+    void aGpusPcieLinkIsJudgedAlike(int gen, int maxGen, int width, int maxWidth, Severity want) {
+        NodeInventory base = Inventories.s1();
+        Gpu g = base.gpu().gpus().getFirst();
+        Gpu linked = new Gpu(g.index(), "0000:3b:00.0", g.source(), g.name(), g.uuid(), g.memory(), g.temperatureC(),
+                g.slowdownTemperatureC(), g.powerWatts(), g.powerLimitWatts(), g.smClockMhz(), g.clockEvents(), g.ecc(),
+                g.remappedRows(), Reading.of(new PcieLink(gen, maxGen, width, maxWidth)), g.nvlinks(),
+                g.persistenceMode(), g.pcieReplays(), g.nvlinkErrors(), g.activity());
+        Finding check = new CheckRunner(CheckRunner.nodeChecks().checks())
+                .run(new CheckInput(Inventories.withGpus(base, List.of(linked)), Optional.empty(), NODE)).stream()
+                .filter(f -> f.id().equals(CheckId.GPU_PCIE_LINK.id())).findFirst().orElseThrow();
+        String paste = "==============NVSMI LOG==============\n\nDriver Version                            : 535.54.03\n"
+                + "Attached GPUs                             : 1\nGPU 00000000:3B:00.0\n"
+                + "    Product Name                          : NVIDIA A100-SXM4-80GB\n"
+                + "    PCI\n        GPU Link Info\n            PCIe Generation\n"
+                + "                Max                       : " + maxGen + "\n"
+                + "                Current                   : " + gen + "\n"
+                + "            Link Width\n"
+                + "                Max                       : " + maxWidth + "x\n"
+                + "                Current                   : " + width + "x\n";
+        Finding pasted = Diagnoser.standard().diagnose(paste).diagnoses().stream().map(Diagnosis::finding)
+                .filter(f -> f.id().equals(CheckId.GPU_PCIE_LINK.id())).findFirst()
+                .orElse(Finding.pass(CheckId.GPU_PCIE_LINK.id(), check.subject(), "passed", ""));
+        assertThat(List.of(check, pasted)).extracting(Finding::severity).containsOnly(want);
+        assertThat(pasted.remediation()).isEqualTo(check.remediation());
     }
 
     private static String sansLspciAndDrain(String fix) {

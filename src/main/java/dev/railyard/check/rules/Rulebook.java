@@ -38,6 +38,7 @@ public final class Rulebook {
             case GPU_COUNT -> new GpuCountRule();
             case GPU_DRIVER -> new GpuDriverRule();
             case GPU_THROTTLE -> new GpuThrottleRule();
+            case GPU_PCIE_LINK -> new GpuPcieLinkRule();
             case BURN_SPEED -> new BurnSpeedRule();
             case BURN_THROTTLE -> new BurnThrottleRule();
             case BURN_ERRORS -> new BurnErrorsRule();
@@ -57,10 +58,6 @@ public final class Rulebook {
             case HOST_MODULE_PEERMEM -> new RuleText(id, "GPUs, RDMA ports, loaded modules", "none",
                     "GPUs and RDMA ports without nvidia_peermem: WARN; legacy nv_peer_mem: INFO", "load nvidia_peermem now and at boot",
                     "KernelModuleCheck");
-            case GPU_PCIE_LINK -> new RuleText(id, "Gpu PCIe link width and generation against their maximum; the "
-                    + "agent: replay counter rate", "the device's maximum; --pcie-replays-per-hour (default 100)",
-                    "narrower: WARN; lower generation: INFO (idle GPUs step down); the agent: replays rising: WARN",
-                    "reseat the GPU or its riser", "GpuPcieLinkCheck, PcieReplayDetector, NvidiaSmiQRecogniser");
             case GPU_NVLINK -> new RuleText(id, "active NVLinks per GPU", "as many as the best-connected GPU",
                     "fewer: FAIL; unreadable: UNKNOWN", "reset the GPU, then check the NVLink bridge or baseboard",
                     "GpuNvlinkCheck, DcgmiDiagRecogniser, DeviceFaultVerdicts");

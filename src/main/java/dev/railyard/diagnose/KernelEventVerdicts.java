@@ -4,6 +4,9 @@ import dev.railyard.bench.ibtools.KernelEvent;
 import dev.railyard.check.Fix;
 import dev.railyard.check.ShellWord;
 import dev.railyard.check.rules.GpuDriverRule;
+import dev.railyard.check.rules.HostMemoryEccRule;
+import dev.railyard.check.rules.HostPcieAerRule;
+import dev.railyard.check.rules.HostPcieLinkRule;
 import dev.railyard.check.rules.Verdict;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
@@ -29,8 +32,6 @@ final class KernelEventVerdicts {
     /** The modules on top of a NIC driver (RDMA, and mlx4's Ethernet), taken out with it to load it again. */
     private static final Map<String, String> ON_TOP = Map.of("mlx5_core", "mlx5_ib", "mlx4_core",
             "mlx4_ib mlx4_en", "bnxt_en", "bnxt_re", "ice", "irdma");
-    private static final String DIMM_COUNTS = "ras-mc-ctl --error-count || edac-util -v";
-    private static final String HARDWARE_ERRORS = "dmesg | grep -F -A12 '[Hardware Error]'";
 
     private KernelEventVerdicts() {
     }
@@ -96,13 +97,8 @@ final class KernelEventVerdicts {
         String times = g.times();
         String dev = e.device().isEmpty() ? "" : e.device();
         return switch (e.kind()) {
-            case PCIE_LIMITED -> of(CheckId.HOST_PCIE_LINK.id(), Severity.WARN, "PCIe " + dev,
-                    String.format(Locale.ROOT, "%.3f Gb/s available PCIe bandwidth: %s", e.value().orElse(0),
-                            e.detail()),
-                    Fix.lines(lspci(dev, "-vv") + " | grep -E 'LnkCap:|LnkSta:'",
-                            Fix.note("LnkSta below LnkCap: the device runs on fewer lanes or a slower generation "
-                                    + "than it can; reseat it or move it to a full-width slot, and check the BIOS "
-                                    + "bifurcation setting and any riser")), e);
+            case PCIE_LIMITED -> of(HostPcieLinkRule.below(String.format(Locale.ROOT,
+                    "%.3f Gb/s available PCIe bandwidth: %s", e.value().orElse(0), e.detail()), dev), "PCIe " + dev, e);
             case PROBE_FAILED -> {
                 String driver = e.detail().split(" ")[0];
                 String observed = "the driver did not attach to the device: probe failed with " + e.detail() + times;
@@ -112,36 +108,21 @@ final class KernelEventVerdicts {
                 yield of(CheckId.HOST_MODULE_RDMA.id(), OUR_DRIVERS.contains(driver) ? Severity.FAIL : Severity.WARN,
                         driver + " " + dev, observed, probeFix(driver, dev), e);
             }
-            case MEMORY_CORRECTED -> of(CheckId.HOST_MEMORY_ECC.id(), Severity.WARN, "memory " + dev,
-                    String.format(Locale.ROOT, "%.0f corrected memory errors reported%s: the ECC repaired them, but "
-                            + "a DIMM is failing", g.total(), times),
-                    Fix.lines(Fix.note("the errors per DIMM (rasdaemon, else edac-utils):"), DIMM_COUNTS,
-                            Fix.note("replace the DIMM whose count keeps rising")), e);
-            case MEMORY_UNCORRECTED -> of(CheckId.HOST_MEMORY_ECC.id(), Severity.FAIL, "memory " + dev,
-                    String.format(Locale.ROOT, "%.0f uncorrected memory errors%s: data was lost", g.total(), times),
-                    Fix.lines(drain("memory-ue"), "ras-mc-ctl --errors || edac-util -v",
-                            Fix.note("replace the DIMM named above, then resume the node")), e);
-            case MACHINE_CHECK -> of(CheckId.HOST_MEMORY_ECC.id(), Severity.WARN, "CPU/memory",
-                    "machine check: " + e.detail() + times,
-                    Fix.lines(Fix.note("the decoded machine checks: the bank and address name the CPU or DIMM"),
-                            "ras-mc-ctl --errors || mcelog --client"), e);
-            case PCIE_CORRECTED -> of(CheckId.HOST_PCIE_AER.id(), Severity.WARN, "PCIe " + dev,
-                    "corrected PCIe errors (" + e.detail() + ")" + times + ": the link retried, so it is marginal",
-                    Fix.lines(lspci(dev, "-vvv") + " | grep -A8 'Advanced Error Reporting'",
-                            Fix.note("reseat the card" + at(dev) + " and check its riser or cable; a desktop port "
-                                    + "that floods the log is quieted by booting with pcie_aspm=off")), e);
-            case PCIE_UNCORRECTED -> of(CheckId.HOST_PCIE_AER.id(), Severity.FAIL, "PCIe " + dev,
-                    "uncorrected PCIe error (" + e.detail() + ")" + times,
-                    Fix.lines(drain("pcie-aer"), lspci(dev, "-vvv") + " | grep -A8 'Advanced Error Reporting'",
-                            Fix.note("reseat or replace the device" + at(dev) + ", then resume the node")), e);
-            case HARDWARE_ERROR_CORRECTED -> of(CheckId.HOST_MEMORY_ECC.id(), Severity.WARN, "platform",
-                    "firmware (APEI) reported a corrected hardware error" + times,
-                    Fix.lines(Fix.note("the section type after it names the part (memory, PCIe, processor):"),
-                            HARDWARE_ERRORS, "ras-mc-ctl --errors"), e);
-            case HARDWARE_ERROR_FATAL -> of(CheckId.HOST_MEMORY_ECC.id(), Severity.FAIL, "platform",
-                    "firmware (APEI) reported a hardware error, " + e.detail() + times,
-                    Fix.lines(drain("hw-error"), HARDWARE_ERRORS,
-                            Fix.note("replace the part its section type names, then resume the node")), e);
+            case MEMORY_CORRECTED -> of(HostMemoryEccRule.corrected(String.format(Locale.ROOT, "%.0f corrected memory "
+                    + "errors reported%s: the ECC repaired them, but a DIMM is failing", g.total(), times)),
+                    "memory " + dev, e);
+            case MEMORY_UNCORRECTED -> of(HostMemoryEccRule.uncorrected(String.format(Locale.ROOT,
+                    "%.0f uncorrected memory errors%s: data was lost", g.total(), times)), "memory " + dev, e);
+            case MACHINE_CHECK -> of(HostMemoryEccRule.machineCheck("machine check: " + e.detail() + times),
+                    "CPU/memory", e);
+            case PCIE_CORRECTED -> of(HostPcieAerRule.corrected("corrected PCIe errors (" + e.detail() + ")" + times
+                    + ": the link retried, so it is marginal", dev), "PCIe " + dev, e);
+            case PCIE_UNCORRECTED -> of(HostPcieAerRule.uncorrected("uncorrected PCIe error (" + e.detail() + ")"
+                    + times, dev), "PCIe " + dev, e);
+            case HARDWARE_ERROR_CORRECTED -> of(HostMemoryEccRule.platformCorrected("firmware (APEI) reported a "
+                    + "corrected hardware error" + times), "platform", e);
+            case HARDWARE_ERROR_FATAL -> of(HostMemoryEccRule.platformFatal("firmware (APEI) reported a hardware "
+                    + "error, " + e.detail() + times), "platform", e);
             case GPU_INIT_FAILED -> DeviceFaultVerdicts.gpuInit(g, dev, times);
             case NIC_TX_HANG, BLOCK_IO_ERROR, NVME_TIMEOUT, GPU_HANG, NVLINK_ERROR, NVSWITCH_ERROR ->
                     DeviceFaultVerdicts.verdict(g, dev, times);
@@ -177,7 +158,7 @@ final class KernelEventVerdicts {
 
     /** A pasted log does not say which node it came from: the node the fix runs on. */
     static String drain(String reason) {
-        return "scontrol update nodename=$(hostname -s) state=drain reason=" + reason;
+        return HostMemoryEccRule.drain(reason);
     }
 
     static Diagnosis of(String id, Severity s, String subject, String cause, String fix, KernelEvent e) {
@@ -185,7 +166,7 @@ final class KernelEventVerdicts {
     }
 
     /** A rule's verdict on a kernel event, with the line as evidence. */
-    static Diagnosis of(dev.railyard.check.rules.Verdict v, String subject, KernelEvent e) {
+    static Diagnosis of(Verdict v, String subject, KernelEvent e) {
         return Diagnosis.of(v, subject.strip(), e.lineNumber(), e.line(), "kernel log");
     }
 }

@@ -1,7 +1,7 @@
 package dev.railyard.diagnose;
 
 import dev.railyard.bench.TextLines;
-import dev.railyard.check.Fix;
+import dev.railyard.check.rules.HostPcieLinkRule;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
 
@@ -84,8 +84,8 @@ public record LspciRecogniser() implements Recogniser {
             String cap = capSpeed > 0 ? fmt(capSpeed) + "GT/s x" + capWidth : "its maximum (lspci marks it downgraded)";
             String now = fmt(speed) + "GT/s x" + width;
             if (!slower && !narrower) {
-                out.add(Diagnosis.of(CheckId.HOST_PCIE_LINK.id(), Severity.PASS, device, "link at " + now
-                        + (capSpeed > 0 ? ", its capability" : ""), "", i + 1, l, "lspci -vv"));
+                out.add(Diagnosis.of(HostPcieLinkRule.atCapability("link at " + now
+                        + (capSpeed > 0 ? ", its capability" : "")), device, i + 1, l, "lspci -vv"));
                 continue;
             }
             String why = narrower
@@ -94,12 +94,8 @@ public record LspciRecogniser() implements Recogniser {
                     : "the link runs a slower generation than it can: an idle GPU drops to 2.5GT/s to save power "
                             + "(look again under load); a NIC or a loaded GPU that stays slow points at the slot, a "
                             + "riser or retimer, or the BIOS link-speed setting";
-            out.add(Diagnosis.of(CheckId.HOST_PCIE_LINK.id(), Severity.WARN, device, "LnkSta " + now + " below "
-                            + cap + ": " + why,
-                    Fix.lines((device.equals("device") ? "lspci -vv" : "lspci -vv -s " + device)
-                                    + " | grep -E '^[0-9a-f]|LnkCap:|LnkSta:'",
-                            Fix.note("reseat the card in a slot wired for all its lanes, and check the riser and the "
-                                    + "BIOS PCIe speed and bifurcation settings")), i + 1, l, "lspci -vv"));
+            out.add(Diagnosis.of(HostPcieLinkRule.below("LnkSta " + now + " below " + cap + ": " + why,
+                    device.equals("device") ? "" : device), device, i + 1, l, "lspci -vv"));
         }
         if (out.isEmpty()) {
             // the block ends before LnkCap/LnkSta: a reading of the link needs those two lines

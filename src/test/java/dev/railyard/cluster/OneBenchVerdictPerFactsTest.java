@@ -188,6 +188,29 @@ class OneBenchVerdictPerFactsTest {
                 .map(a -> (NodeRequest.Storage) NodeArgv.read(a)).findFirst().orElseThrow();
     }
 
+    /**
+     * One device's PCIe link below its capability, as lspci -vv shows it and as the kernel logs it at boot: the same
+     * WARN and the same fix for that device, whichever way its address is written.
+     */
+    @ParameterizedTest(name = "x{0} of x{1}")
+    @CsvSource({"1, 16, WARN", "16, 16, PASS"})
+    void aNarrowPcieLinkIsJudgedAlikeFromLspciAndTheKernelLog(int width, int cap, Severity want) {
+        String lspci = "01:00.0 Ethernet controller: Mellanox Technologies MT27520 Family [ConnectX-3 Pro]\n"
+                + "\t\tLnkCap:\tPort #0, Speed 8GT/s, Width x" + cap + ", ASPM L0s, Exit Latency L0s unlimited\n"
+                + "\t\tLnkSta:\tSpeed 8GT/s, Width x" + width + ", TrErr- Train- SlotClk+ DLActive- BWMgmt- ABWMgmt-\n";
+        Finding fromLspci = Diagnoser.standard().diagnose(lspci).diagnoses().stream().map(Diagnosis::finding)
+                .filter(f -> f.id().equals(CheckId.HOST_PCIE_LINK.id())).findFirst().orElseThrow();
+        assertThat(fromLspci.severity()).isEqualTo(want);
+        if (want == Severity.PASS) return; // the kernel logs only a link below what the device can do
+        String kernel = String.format(Locale.ROOT, "[    0.499779] pci 0000:01:00.0: %.3f Gb/s available PCIe bandwidth, "
+                + "limited by 8.0 GT/s PCIe x%d link at 0000:00:00.0 (capable of %.3f Gb/s with 8.0 GT/s PCIe x%d link)%n",
+                7.876 * width, width, 7.876 * cap, cap);
+        Finding fromKernel = Diagnoser.standard().diagnose(kernel).diagnoses().stream().map(Diagnosis::finding)
+                .filter(f -> f.id().equals(CheckId.HOST_PCIE_LINK.id())).findFirst().orElseThrow();
+        assertThat(fromKernel.severity()).isEqualTo(want);
+        assertThat(fromKernel.remediation()).isEqualTo(fromLspci.remediation());
+    }
+
     private static ClusterSpec.Expect expect(Optional<Double> tcpGbps, Optional<Double> tcpLatencyUs, double rdmaLatencyUs) {
         ClusterSpec.Expect d = ClusterSpec.Expect.defaults();
         return new ClusterSpec.Expect(d.rdmaBwEfficiency(), rdmaLatencyUs, d.gpuTempWarnC(), d.netBufferBytes(),

@@ -117,13 +117,9 @@ public final class Rulebook {
                     + "repetitions", "expect.nccl_busbw_gbps for NCCL; a spread (max - min) / median of 10 percent",
                     "median or minimum below expect, or a repetition without a result: FAIL; spread above 10 "
                     + "percent: WARN", "the pair and NCCL findings of the same run name the culprit", "SoakSpread");
-            case HOST_PCIE_LINK -> new RuleText(id, "the kernel's PCIe link speed lines; lspci LnkSta against LnkCap",
-                    "the device's capability", "slower or narrower: WARN", "reseat the device",
-                    "LspciRecogniser, KernelEventVerdicts");
-            case HOST_PCIE_AER -> new RuleText(id, "the kernel's AER lines", "none",
-                    "corrected: WARN; uncorrected: FAIL", "the device's slot and riser", "KernelEventVerdicts");
-            case HOST_MEMORY_ECC -> new RuleText(id, "the kernel's EDAC, machine-check and APEI lines", "none",
-                    "corrected: WARN; uncorrected: FAIL", "the DIMM the kernel names", "KernelEventVerdicts");
+            case HOST_PCIE_LINK -> new HostPcieLinkRule();
+            case HOST_PCIE_AER -> new HostPcieAerRule();
+            case HOST_MEMORY_ECC -> new HostMemoryEccRule();
         };
     }
 }

@@ -1,6 +1,7 @@
 package dev.railyard.diagnose;
 
 import dev.railyard.bench.TextLines;
+import dev.railyard.check.Fix;
 import dev.railyard.check.rules.HostPcieLinkRule;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;

@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -132,10 +131,18 @@ final class SshMasters implements AutoCloseable {
             }
         }
         masters.clear();
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+        // a master removes its own socket as it ends, maybe while this lists: each name is removed on its own
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path p : files.toList()) {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException ignored) {
+                    // gone already, or not ours to remove: the directory below then stays for the temp cleaner
+                }
+            }
+            Files.deleteIfExists(dir);
         } catch (IOException ignored) {
-            // a socket its master is still removing: the temp directory's cleaner gets the rest
+            // left for the temp directory's cleaner
         }
     }
 }

@@ -53,9 +53,4 @@ public final class Fix {
     public static final String RDMA_RATES = "grep . /sys/class/infiniband/*/ports/*/rate /sys/class/infiniband/*/device/numa_node";
     /** Every network interface's speed (Mb/s) and MTU. */
     public static final String NET_SPEEDS = "grep . /sys/class/net/*/speed /sys/class/net/*/mtu";
-
-    /** Loads a kernel module now and at every boot. */
-    static String module(String name) {
-        return lines("modprobe " + name, "echo " + name + " > /etc/modules-load.d/" + name + ".conf");
-    }
 }

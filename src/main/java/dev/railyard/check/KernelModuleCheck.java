@@ -1,31 +1,29 @@
 package dev.railyard.check;
 
+import dev.railyard.check.rules.HostModulePeermemRule;
+import dev.railyard.check.rules.HostModuleRdmaRule;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Finding;
 import dev.railyard.model.PciDevice;
 import dev.railyard.model.RdmaDevice;
 import dev.railyard.model.Reading;
-import dev.railyard.model.Severity;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * host.module.rdma: an RDMA-capable NIC on PCI with no RDMA device ("No RDMA devices found" until modprobe mlx4_ib or
- * mlx5_ib). host.module.peermem: GPUs and RDMA ports but no nvidia_peermem, so no GPUDirect RDMA: NCCL copies through host memory.
+ * host.module.rdma (each RDMA-capable NIC on PCI and whether an RDMA device sits on it) and host.module.peermem (the
+ * loaded modules of a node with GPUs and RDMA ports), judged by {@link HostModuleRdmaRule} and
+ * {@link HostModulePeermemRule}.
  */
 public final class KernelModuleCheck implements Check {
 
     static final String RDMA = CheckId.HOST_MODULE_RDMA.id();
     static final String PEERMEM = CheckId.HOST_MODULE_PEERMEM.id();
-    static final String PEERMEM_FIX = Fix.module("nvidia-peermem");
-
-    /** The RDMA (ib) driver that goes with each NIC core driver. */
-    private static final Map<String, String> IB_DRIVER = Map.of(
-            "mlx4_core", "mlx4_ib", "mlx5_core", "mlx5_ib", "bnxt_en", "bnxt_re", "ice", "irdma", "qede", "qedr");
+    static final String PEERMEM_FIX = HostModulePeermemRule.FIX;
 
     @Override
     public String id() {
@@ -51,47 +49,22 @@ public final class KernelModuleCheck implements Check {
         List<Finding> out = new ArrayList<>();
         for (PciDevice nic : nics) {
             String subject = nic.address() + " (" + nic.driver().orElse("no driver") + ")";
-            if (covered.contains(nic.address())) {
-                out.add(Finding.pass(RDMA, subject, "RDMA device present", "an RDMA device for the NIC"));
-            } else if (!nic.unreadableIds().isEmpty()) {
-                out.add(new Finding(RDMA, Severity.UNKNOWN, subject, "may be an RDMA NIC without its driver: "
-                        + String.join("; ", nic.unreadableIds()), "an RDMA device for the NIC", ""));
-            } else if (!unplaced.isEmpty()) {
-                RdmaDevice d = unplaced.getFirst();
-                out.add(new Finding(RDMA, Severity.UNKNOWN, subject, "PCI function of " + d.name() + " not known: "
-                        + d.pciAddress().describe(), "an RDMA device for the NIC", ""));
-            } else {
-                out.add(Finding.of(RDMA, Severity.FAIL, subject, "no device in /sys/class/infiniband for this NIC",
-                        "an RDMA device for the NIC", fix(nic.driver())));
-            }
+            Optional<String> unplacedWhy = unplaced.stream().findFirst()
+                    .map(d -> "PCI function of " + d.name() + " not known: " + d.pciAddress().describe());
+            out.add(HostModuleRdmaRule.nic(covered.contains(nic.address()), nic.unreadableIds(), unplacedWhy,
+                    nic.driver()).on(subject));
         }
         return out;
     }
 
     /** The RDMA driver to load for a NIC bound to {@code coreDriver}, now and at boot. */
     static String fix(Reading<String> coreDriver) {
-        return coreDriver.optional().map(IB_DRIVER::get).map(Fix::module)
-                .orElse(Fix.lines(Fix.note("no known RDMA driver for NIC driver " + coreDriver.describe()
-                        + "; Mellanox ConnectX-3 uses mlx4_ib, ConnectX-4 and later mlx5_ib"), "lspci -k -d 15b3:"));
+        return HostModuleRdmaRule.driverFix(coreDriver);
     }
 
     private List<Finding> peermem(CheckInput in) {
         if (in.gpuCount() == 0 || in.ports().isEmpty()) return List.of();
-        String subject = in.node();
-        String expected = "nvidia_peermem loaded (GPUDirect RDMA)";
-        Reading<Map<String, Boolean>> r = in.inventory().host().modules();
-        if (!(r instanceof Reading.Present<Map<String, Boolean>>(Map<String, Boolean> loaded))) {
-            return List.of(Finding.unknown(PEERMEM, subject, r, expected));
-        }
-        if (loaded.getOrDefault("nvidia_peermem", false)) {
-            return List.of(Finding.pass(PEERMEM, subject, "nvidia_peermem loaded", expected));
-        }
-        if (loaded.getOrDefault("nv_peer_mem", false)) {
-            // The old Mellanox module still gives GPUDirect; worth knowing, not worth failing.
-            return List.of(Finding.of(PEERMEM, Severity.INFO, subject, "nv_peer_mem (legacy) loaded", expected, ""));
-        }
-        return List.of(Finding.of(PEERMEM, Severity.WARN, subject,
-                in.gpuCount() + " GPUs and " + in.ports().size() + " RDMA ports, nvidia_peermem not loaded",
-                expected, PEERMEM_FIX));
+        return List.of(HostModulePeermemRule.judge(in.gpuCount(), in.ports().size(), in.inventory().host().modules())
+                .on(in.node()));
     }
 }

@@ -7,6 +7,7 @@ import dev.railyard.check.rules.GpuDriverRule;
 import dev.railyard.check.rules.HostMemoryEccRule;
 import dev.railyard.check.rules.HostPcieAerRule;
 import dev.railyard.check.rules.HostPcieLinkRule;
+import dev.railyard.check.rules.HostModuleRdmaRule;
 import dev.railyard.check.rules.Verdict;
 import dev.railyard.model.CheckId;
 import dev.railyard.model.Severity;
@@ -29,9 +30,6 @@ final class KernelEventVerdicts {
     private static final Set<String> OUR_DRIVERS = Set.of("mlx4_core", "mlx5_core", "mlx5_ib", "mlx4_ib", "nvidia",
             "bnxt_en", "bnxt_re", "ice", "irdma", "ib_core", "nvidia-nvswitch", "nvidia_peermem");
 
-    /** The modules on top of a NIC driver (RDMA, and mlx4's Ethernet), taken out with it to load it again. */
-    private static final Map<String, String> ON_TOP = Map.of("mlx5_core", "mlx5_ib", "mlx4_core",
-            "mlx4_ib mlx4_en", "bnxt_en", "bnxt_re", "ice", "irdma");
 
     private KernelEventVerdicts() {
     }
@@ -105,8 +103,8 @@ final class KernelEventVerdicts {
                 if (driver.startsWith("nvidia")) {
                     yield of(GpuDriverRule.probeFailed(driver, dev, observed), driver + " " + dev, e);
                 }
-                yield of(CheckId.HOST_MODULE_RDMA.id(), OUR_DRIVERS.contains(driver) ? Severity.FAIL : Severity.WARN,
-                        driver + " " + dev, observed, probeFix(driver, dev), e);
+                yield of(HostModuleRdmaRule.probeFailed(driver, dev, OUR_DRIVERS.contains(driver), observed),
+                        driver + " " + dev, e);
             }
             case MEMORY_CORRECTED -> of(HostMemoryEccRule.corrected(String.format(Locale.ROOT, "%.0f corrected memory "
                     + "errors reported%s: the ECC repaired them, but a DIMM is failing", g.total(), times)),
@@ -128,24 +126,6 @@ final class KernelEventVerdicts {
                     DeviceFaultVerdicts.verdict(g, dev, times);
             case PCIE_FULL -> throw new IllegalStateException("PCIE_FULL is not a verdict");
         };
-    }
-
-    /**
-     * The kernel's lines about the device and the driver's version; for an NVIDIA NIC its firmware, which must match
-     * the driver; for an NVIDIA GPU nouveau, which takes the GPU when loaded first. NVIDIA's GPU driver cannot be
-     * reloaded while anything holds it, so that fix ends in a reboot.
-     */
-    private static String probeFix(String driver, String dev) {
-        List<String> lines = new ArrayList<>(List.of("dmesg | grep -F " + ShellWord.of(dev.isEmpty() ? driver : dev),
-                "modinfo " + ShellWord.of(driver) + " | grep -E '^(filename|version|vermagic):'"));
-        if (driver.startsWith("mlx")) lines.add("mlxfwmanager --query");
-        lines.add(Fix.note("the lines above say which step failed; match the driver to the firmware (update "
-                + "one of them), then load it again:"));
-        String above = ON_TOP.get(driver);
-        String d = ShellWord.of(driver);
-        lines.add(above == null ? "modprobe -r " + d + " && modprobe " + d
-                : "modprobe -r " + above + " " + d + " && modprobe -a " + d + " " + above);
-        return Fix.lines(lines.toArray(String[]::new));
     }
 
     static String lspci(String dev, String verbosity) {

@@ -4,16 +4,23 @@ import dev.railyard.bench.TextLines;
 import dev.railyard.bench.ibtools.GidEntry;
 import dev.railyard.bench.ibtools.ShowGids;
 import dev.railyard.bench.ibtools.ShowGidsParser;
-import dev.railyard.check.Fix;
-import dev.railyard.model.CheckId;
-import dev.railyard.model.Severity;
+import dev.railyard.check.rules.RoceGidRule;
+import dev.railyard.model.RdmaPort.Gid;
+import dev.railyard.model.RdmaPort.GidType;
+import dev.railyard.model.Reading;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
-/** show_gids: no GIDs at all is a FAIL; otherwise the RoCE v2 IPv4 index per device, which is what to pass. */
+/**
+ * show_gids: each port's rows as the facts of its GID table, judged by {@link RoceGidRule} as the table read from
+ * sysfs is; no GIDs at all is a FAIL.
+ */
 public record ShowGidsRecogniser() implements Recogniser {
 
     @Override
@@ -45,31 +52,42 @@ public record ShowGidsRecogniser() implements Recogniser {
     private static List<Diagnosis> diagnose(TextLines text, ShowGids gids) {
         if (gids.entries().isEmpty()) {
             int n = Math.max(text.find("n_gids_found"), text.firstNonBlank());
-            return List.of(Diagnosis.of(CheckId.RDMA_ROCE_GID.id(), Severity.FAIL, "show_gids", "no GIDs: the RDMA device has no network "
-                    + "interface with an address in this namespace (a container whose CNI gave it a veth, not the "
-                    + "RDMA netdev)", Fix.lines(Fix.note("the RDMA devices, their netdevs, and the addresses "
-                    + "here: a GID needs the RDMA device's netdev in this namespace with an IP on it"),
-                    "rdma link show", "ip -br addr", Fix.note("in a pod, attach the RDMA netdev with the SR-IOV, "
-                    + "macvlan or host-device CNI; then show_gids lists its RoCE v1 and v2 rows")),
-                    n, text.line(n), "realdata/ib-tools"));
+            return List.of(new Diagnosis(RoceGidRule.noGids("no GIDs: the RDMA device has no network interface with "
+                    + "an address in this namespace (a container whose CNI gave it a veth, not the RDMA netdev)")
+                    .on("show_gids"), n, text.line(n), "realdata/ib-tools"));
         }
-        Set<String> devices = new LinkedHashSet<>();
-        gids.entries().forEach(e -> devices.add(e.device()));
+        // each port's IPv4 addresses, and the rows that carry each: the facts the sysfs GID table gives
+        Map<String, List<GidEntry>> byPort = new LinkedHashMap<>();
+        gids.entries().forEach(e -> byPort.computeIfAbsent(e.device() + ":" + e.port(), k -> new ArrayList<>()).add(e));
         List<Diagnosis> out = new ArrayList<>();
-        for (String dev : devices) {
-            var v2 = gids.roceV2Ipv4(dev);
-            if (v2.isPresent()) {
-                GidEntry e = v2.get();
-                out.add(Diagnosis.of(CheckId.RDMA_ROCE_GID.id(), Severity.INFO, dev + " port " + e.port(),
-                        "RoCE v2 GID for " + e.ipv4() + " on " + e.netdev() + " is index " + e.index(),
-                        "export NCCL_IB_GID_INDEX=" + e.index() + "\n# and --gid-index=" + e.index() + " for perftest",
-                        0, "", "two V100 nodes on ConnectX-3 Pro RoCE"));
-            } else {
-                out.add(Diagnosis.of(CheckId.RDMA_ROCE_GID.id(), Severity.WARN, dev, "no RoCE v2 GID with an IPv4 address",
-                        "# give the device's netdev an IPv4 address (RoCE v2 over IPv4 needs it); the addresses now:\n"
-                                + "ip -br addr", 0, "", "two V100 nodes on ConnectX-3 Pro RoCE"));
+        byPort.forEach((ref, rows) -> {
+            GidEntry first = rows.getFirst();
+            Set<String> addrs = new LinkedHashSet<>();
+            rows.stream().map(GidEntry::ipv4).filter(a -> !a.isEmpty()).forEach(addrs::add);
+            if (addrs.isEmpty()) {
+                out.add(new Diagnosis(RoceGidRule.noIpv4(first.device(), first.port(), first.netdev().isEmpty()
+                        ? "its netdev" : first.netdev()).on(ref), 0, "", SOURCE));
             }
-        }
+            for (String addr : addrs) {
+                List<Gid> forAddr = rows.stream().filter(e -> e.ipv4().equals(addr)).map(ShowGidsRecogniser::gid).toList();
+                String netdev = rows.stream().filter(e -> e.ipv4().equals(addr)).map(GidEntry::netdev)
+                        .filter(d -> !d.isEmpty()).findFirst().orElse(first.device());
+                out.add(new Diagnosis(RoceGidRule.forAddress(first.device(), first.port(), netdev, addr, forAddr,
+                        rows.size(), Optional.empty()).on(ref), 0, "", SOURCE));
+            }
+        });
         return out;
+    }
+
+    private static final String SOURCE = "the rule that judges GID tables read from sysfs";
+
+    /** A row as the sysfs GID table holds it: show_gids' VER v1 is RoCE v1, v2 RoCE v2. */
+    private static Gid gid(GidEntry e) {
+        Reading<GidType> type = switch (e.version()) {
+            case "v1" -> Reading.of(GidType.ROCE_V1);
+            case "v2" -> Reading.of(GidType.ROCE_V2);
+            default -> Reading.absent("show_gids printed VER " + e.version());
+        };
+        return new Gid(e.index(), e.gid(), type, e.netdev().isEmpty() ? Reading.absent("not printed") : Reading.of(e.netdev()));
     }
 }

@@ -7,6 +7,7 @@ import dev.railyard.model.Finding;
 import dev.railyard.model.NetInterface;
 import dev.railyard.model.NodeFacts;
 import dev.railyard.model.NodeInventory;
+import dev.railyard.model.RdmaPort;
 import dev.railyard.model.Reading;
 import dev.railyard.model.Severity;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -54,6 +55,50 @@ class OneVerdictPerNetdevFactsTest {
             assertThat(check.remediation()).isEqualTo(validate.remediation());
             assertThat(pasted.orElseThrow().remediation()).contains("mtu 9000");
         }
+    }
+
+    /**
+     * mlx4_0:2's GID table for ens6d1's 10.0.0.1 as sysfs holds it and as show_gids prints it: a RoCE v2 GID (PASS,
+     * naming the index), only RoCE v1 (FAIL), no IPv4 address at all (WARN).
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"v2, PASS", "v1, FAIL", "none, WARN"})
+    void aRoceGidTableIsJudgedAlike(String have, Severity want) {
+        List<RdmaPort.Gid> gids = new java.util.ArrayList<>(List.of(
+                Inventories.gid(0, "fe80:0000:0000:0000:268a:07ff:fe52:aab1", RdmaPort.GidType.ROCE_V1, NETDEV)));
+        if (!have.equals("none")) {
+            gids.add(Inventories.gid(2, "0000:0000:0000:0000:0000:ffff:0a00:0001", RdmaPort.GidType.ROCE_V1, NETDEV));
+        }
+        if (have.equals("v2")) {
+            gids.add(Inventories.gid(3, "0000:0000:0000:0000:0000:ffff:0a00:0001", RdmaPort.GidType.ROCE_V2, NETDEV));
+        }
+        NodeInventory s1 = Inventories.s1();
+        RdmaPort p = s1.rdmaDevices().getFirst().ports().get(1);
+        RdmaPort withGids = new RdmaPort(p.device(), p.port(), p.state(), p.physState(), p.rate(), p.linkLayer(), p.lid(),
+                p.smLid(), gids, p.counters(), p.hwCounters());
+        List<String> addrs = have.equals("none") ? List.of() : List.of("10.0.0.1/24");
+        List<NetInterface> nets = s1.interfaces().stream().map(n -> !n.name().equals(NETDEV) ? n
+                : new NetInterface(n.name(), n.mtu(), n.speedMbps(), n.operState(), n.carrier(), n.carrierChanges(),
+                n.mac(), n.driver(), n.pciAddress(), Reading.of(addrs), n.bondMaster(), n.bondSlaves(), n.ipoibMode(),
+                n.rdmaPorts())).toList();
+        NodeInventory inv = Inventories.withInterfaces(Inventories.withPort(s1, withGids), nets);
+        Finding check = one(new RoceGidCheck().run(new CheckInput(inv, Optional.empty(), NODE)), CheckId.RDMA_ROCE_GID,
+                "mlx4_0:2");
+        StringBuilder paste = new StringBuilder("DEV\tPORT\tINDEX\tGID\t\t\t\t\tIPv4  \t\tVER\tDEV\n"
+                + "---\t----\t-----\t---\t\t\t\t\t------------  \t---\t---\n");
+        for (RdmaPort.Gid g : gids) {
+            boolean v4 = g.gid().contains("ffff");
+            paste.append("mlx4_0\t2\t").append(g.index()).append('\t').append(g.gid()).append('\t')
+                    .append(v4 ? "10.0.0.1  " : "          ").append("\t")
+                    .append(g.type().optional().orElseThrow() == RdmaPort.GidType.ROCE_V2 ? "v2" : "v1").append('\t')
+                    .append(NETDEV).append('\n');
+        }
+        paste.append("n_gids_found=").append(gids.size()).append('\n');
+        Finding pasted = one(Diagnoser.standard().diagnose(paste.toString()).diagnoses().stream()
+                .map(Diagnosis::finding).toList(), CheckId.RDMA_ROCE_GID, "mlx4_0:2");
+
+        assertThat(List.of(check, pasted)).extracting(Finding::severity).containsOnly(want);
+        assertThat(pasted.remediation()).isEqualTo(check.remediation());
     }
 
     private static NodeInventory withMtu(int mtu) {

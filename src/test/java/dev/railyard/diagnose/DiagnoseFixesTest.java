@@ -161,7 +161,7 @@ class DiagnoseFixesTest {
                     mlx5_0	1	3	0000:0000:0000:0000:0000:ffff:0a00:0001	10.0.0.1  	v2	ens1f0
                     mlx5_1	1	0	fe80:0000:0000:0000:0ac0:ebff:fe0a:0002			v1	ens1f1
                     n_gids_found=2
-                    """, "no RoCE v2 GID"),
+                    """, "has no IPv4 address"),
             // nccl-tests
             new Case("nccl-tests separate jobs", """
                     # nThread 1 nGpus 1 minBytes 8 maxBytes 1048576 step: 2(factor) warmup iters: 5 iters: 20 validation: 1

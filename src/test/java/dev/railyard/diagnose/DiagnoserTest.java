@@ -22,7 +22,7 @@ class DiagnoserTest {
             "ib-tools/issue-network-operator-249-ibstat-State-Down-PhysLinkUp-VF.txt | IBSTAT | FAIL | no subnet manager",
             "ib-tools/issue-deepep-60-ibv_devinfo-PORT_DOWN-cx7.txt | IBV_DEVINFO | WARN | 1: DOWN",
             "ib-tools/issue-k8s-rdma-sriov-dev-plugin-30-show_gids-empty-ibv_devices.txt | SHOW_GIDS | FAIL | no GIDs",
-            "ib-tools/issue-spectrumscale-pr4-show_gids-cx6-roce-v1-v2.txt | SHOW_GIDS | INFO | index 5",
+            "ib-tools/issue-spectrumscale-pr4-show_gids-cx6-roce-v1-v2.txt | SHOW_GIDS | PASS | index 5",
             "ib-tools/issue-gpud-pr1209-journalctl-k-mlx5-port-link-INIT-ACTIVE.txt | KERNEL_LOG | PASS | no GPU/NIC/PCIe/memory errors",
             "kernel-log/xid-dmesg-gpud-xid48-63-94-iso.txt | KERNEL_LOG | FAIL | Xid 48",
             "kernel-log/xid-dmesg-gpud-xid119-gsp-timeout.txt | KERNEL_LOG | FAIL | Xid 119",

@@ -44,6 +44,9 @@ public final class Rulebook {
             case BURN_ERRORS -> new BurnErrorsRule();
             case BURN_CHECKSUM -> new BurnChecksumRule();
             case BURN_POWER -> new BurnPowerRule();
+            case RDMA_ROCE_GID -> new RoceGidRule();
+            case HOST_MODULE_RDMA -> new HostModuleRdmaRule();
+            case HOST_MODULE_PEERMEM -> new HostModulePeermemRule();
             case HOST_MEMLOCK -> new RuleText(id, "RLIMIT_MEMLOCK of the node (/proc/self/limits), whether it has RDMA",
                     "unlimited", "finite on a node with RDMA: FAIL", "limits.d and systemd's DefaultLimitMEMLOCK "
                     + "set to unlimited", "HostMemlockCheck");
@@ -61,9 +64,6 @@ public final class Rulebook {
             case GPU_NVLINK -> new RuleText(id, "active NVLinks per GPU", "as many as the best-connected GPU",
                     "fewer: FAIL; unreadable: UNKNOWN", "reset the GPU, then check the NVLink bridge or baseboard",
                     "GpuNvlinkCheck, DcgmiDiagRecogniser, DeviceFaultVerdicts");
-            case RDMA_ROCE_GID -> new RuleText(id, "RoCE ports' GID tables and their netdevs' IPv4 addresses",
-                    "a RoCE v2 GID per address", "no GID for the address, or only RoCE v1: FAIL; no IPv4 address: WARN; the index to use is named on PASS",
-                    "bring the address up on the netdev; pass --gid-index", "RoceGidCheck, ShowGidsRecogniser");
             case RDMA_LAG -> new RuleText(id, "bond membership of RDMA netdevs", "none",
                     "an RDMA netdev in a bond: WARN", "separate rails instead of a bond", "RdmaLagCheck");
             case TOPO_GPU_NIC_AFFINITY -> new RuleText(id, "PCIe topology of GPUs and fabric NICs",

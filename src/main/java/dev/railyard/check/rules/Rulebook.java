@@ -55,12 +55,6 @@ public final class Rulebook {
                     "sysctl now and a sysctl.d file", "HostNetBuffersCheck");
             case HOST_CPU_GOVERNOR -> new RuleText(id, "every CPU's cpufreq scaling_governor", "performance",
                     "another governor: WARN (advice)", "set performance now and at boot", "CpuGovernorCheck");
-            case HOST_MODULE_RDMA -> new RuleText(id, "RDMA-capable NICs on PCI, /sys/class/infiniband devices; "
-                    + "diagnose: the kernel's driver load errors", "none", "an RDMA NIC without an RDMA device: FAIL",
-                    "load the NIC's RDMA driver now and at boot", "KernelModuleCheck, KernelEventVerdicts");
-            case HOST_MODULE_PEERMEM -> new RuleText(id, "GPUs, RDMA ports, loaded modules", "none",
-                    "GPUs and RDMA ports without nvidia_peermem: WARN; legacy nv_peer_mem: INFO", "load nvidia_peermem now and at boot",
-                    "KernelModuleCheck");
             case GPU_NVLINK -> new RuleText(id, "active NVLinks per GPU", "as many as the best-connected GPU",
                     "fewer: FAIL; unreadable: UNKNOWN", "reset the GPU, then check the NVLink bridge or baseboard",
                     "GpuNvlinkCheck, DcgmiDiagRecogniser, DeviceFaultVerdicts");

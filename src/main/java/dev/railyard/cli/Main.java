@@ -178,6 +178,7 @@ public final class Main {
         start = System.nanoTime();
         cl.setExecutionExceptionHandler(new ExitCodes.ExceptionHandler());
         cl.setParameterExceptionHandler(new ExitCodes.ParameterHandler());
+        cl.setExecutionStrategy(NumericOptions.checkedThen(new CommandLine.RunLast()));
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         // 100 columns piped (like the text reports), the terminal's width on one; examples fit in 80.
         cl.setUsageHelpWidth(TextStyle.DEFAULT_WIDTH);

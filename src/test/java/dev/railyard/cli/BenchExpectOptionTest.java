@@ -25,9 +25,12 @@ class BenchExpectOptionTest {
         for (List<String> args : bad) {
             CliRun r = CliRun.of(args.toArray(String[]::new));
             assertThat(r.code()).as(args + ": " + r.err()).isEqualTo(2);
-            assertThat(r.err()).as(args.toString()).contains(" must be a positive number, got ");
+            assertThat(r.err()).as(args.toString()).containsAnyOf(" must be a positive number, got ", " cannot be negative, got ",
+                    " must be a finite number, got ");
         }
+        assertThat(CliRun.of("bench", "nccl", "--expect-busbw", "0").err())
+                .contains("--expect-busbw must be a positive number, got 0").contains("e.g. --expect-busbw 40");
         assertThat(CliRun.of("bench", "nccl", "--expect-busbw", "-5").err())
-                .contains("--expect-busbw must be a positive number, got -5").contains("e.g. --expect-busbw 40");
+                .contains("--expect-busbw cannot be negative, got -5.0");
     }
 }

@@ -31,8 +31,8 @@ class GpuBenchArgumentsTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "-g 0                         | -g 0: a run needs at least one GPU",
-            "-g -1                        | -g -1: a run needs at least one GPU",
-            "--procs -2                   | --procs -2 is negative",
+            "-g -1                        | cannot be negative, got -1",
+            "--procs -2                   | --procs cannot be negative, got -2",
             "broadcast -g 2 --root-rank 2 | --root-rank 2 but there are 2 ranks",
             "reduce -g 2 -r 3             | --root-rank 3 but there are 2 ranks",
             "-b 1X                        | '1X' is not a size",
@@ -87,7 +87,7 @@ class GpuBenchArgumentsTest {
     @CsvSource(delimiter = '|', value = {
             "--size 0      | --size must be at least 1 byte",
             "--iters 0     | --iters must be at least 1",
-            "--devices 0,-1 | CUDA devices count from 0"})
+            "--devices 0,-1 | --devices cannot be negative, got -1"})
     void benchGpuChecksItsArgumentsBeforeLoadingCuda(String args, String message) {
         CommandLine cl = Main.commandLine();
         cl.setOut(new PrintWriter(new StringWriter()));

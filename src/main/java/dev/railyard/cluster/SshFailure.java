@@ -20,6 +20,19 @@ final class SshFailure {
     private SshFailure() {
     }
 
+    /** The ssh client's own messages, which a remote program's stderr lines do not start with. */
+    private static final java.util.regex.Pattern SSH_WORDS = java.util.regex.Pattern.compile(
+            "^(ssh|ssh_exchange_identification|kex_exchange_identification|client_loop|mux_client\\w*|muxclient|"
+                    + "channel \\d+|packet_write_wait|Control socket|ControlSocket)[: ].*"
+                    + "|^(Connection to|Connection closed|Connection reset|Timeout, server|Received disconnect|"
+                    + "Bad owner|Host key verification failed|Permission denied|@@@|Warning: ).*");
+
+    /** Whether the last line of a step's stderr is the ssh client's, not the remote program's. */
+    static boolean endsInSshWords(String stderr) {
+        String last = stderr.strip().lines().reduce((a, b) -> b).orElse("").strip();
+        return !last.isEmpty() && SSH_WORDS.matcher(last).matches();
+    }
+
     static String describe(String stderr, SshCommand cmd) {
         String lastSshLine = lastSshLine(stderr);
         if (stderr.contains("REMOTE HOST IDENTIFICATION HAS CHANGED")) {

@@ -148,8 +148,9 @@ public final class SshLauncher implements Launcher {
 
             @Override
             public Optional<String> unreachable(int exitCode, String stderr) {
-                if (!stderr.isBlank() || exitCode != 255) return command.unreachable(exitCode, stderr);
-                // a step over a master that ended has no words of its own; the master's are in its log, if it had any
+                if (exitCode != 255 || SshFailure.endsInSshWords(stderr)) return command.unreachable(exitCode, stderr);
+                // a step over a master that ended has no words of its own (its stderr is the remote program's); the
+                // master's are in its log, if it had any
                 String master = masters.get().lastWords(node.name());
                 return command.unreachable(exitCode, master.isBlank() ? "ssh: the master connection to "
                         + command.address() + " ended (the host, its link or its sshd went away)" : master);

@@ -134,7 +134,10 @@ class DiagnoseSamplesTest {
     void badTargetsAreUsageErrors() {
         Run r = run("x\n", "--rate", "-40");
         assertThat(r.code()).isEqualTo(2);
-        assertThat(r.err()).contains("--rate must be a positive number");
+        assertThat(r.err()).contains("--rate cannot be negative, got -40");
+        Run zero = run("x\n", "--rate", "0");
+        assertThat(zero.code()).isEqualTo(2);
+        assertThat(zero.err()).contains("--rate must be a positive number");
     }
 
     /** Garbled real samples through the whole command: a verdict (0/1) or a usage error (2), never anything else. */
